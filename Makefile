@@ -1,0 +1,216 @@
+# stow - freestanding C11 allocator kit.
+#
+#   make                      the library for the host and for Cortex-M0 and M4
+#   make test                 every host build and every QEMU board; ends "N passed, N failed"
+#   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386)
+#   make bench                per-operation instruction counts (QEMU -icount)
+#   make size                 code size of each module per core, optimisation and level
+#   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
+#
+# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang) are installed with
+# apt-get when make runs as root; otherwise it stops and prints the command.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+BUILD := build
+JOBS := $(shell nproc 2>/dev/null || echo 2)
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+CC_gcc := gcc
+CC_clang := clang
+CXX_CHECK := clang++
+ARM_CC := arm-none-eabi-gcc
+ARM_NM := arm-none-eabi-nm
+ARM_SIZE := arm-none-eabi-size
+QEMU := qemu-system-arm
+QEMU_RUN := -nographic -monitor none -serial none -semihosting-config enable=on,target=native
+QEMU_TIMEOUT := 300
+
+STD := -std=c11 -pedantic
+WARN := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wshadow \
+        -Wstrict-prototypes -Wmissing-prototypes -Wundef -Werror
+INC := -Ilib/include
+
+LIB_SRC := $(sort $(wildcard lib/src/*.c))
+LIB_DEPS := $(LIB_SRC) $(wildcard lib/include/stow/*.h) lib/src/internal.h
+MODULES := $(patsubst lib/src/%.c,%,$(LIB_SRC))
+SUITES := $(patsubst tests/test_%.c,%,$(sort $(wildcard tests/test_*.c)))
+TEST_SRC := tests/harness.c tests/main.c $(patsubst %,tests/test_%.c,$(SUITES))
+TEST_DEPS := $(TEST_SRC) tests/harness.h $(BUILD)/gen/suites.h $(LIB_DEPS) Makefile
+HOST_PORT := port/host/port.c
+CM_PORT := targets/cortex-m/startup.c port/cortex-m/port.c port/cortex-m/fault.c
+CM_PORT_DEPS := $(CM_PORT) port/cortex-m/assert.c linker/cortex-m.ld linker/stow.ld
+# Flags every Cortex-M image and object gets: no libc, no unaligned accesses made
+# up by the compiler (test images trap unaligned accesses, so only a real bug faults).
+CM_FLAGS := -ffreestanding -ffunction-sections -fdata-sections -mno-unaligned-access
+CM_LINK := -nostdlib -Wl,--gc-sections -Tlinker/cortex-m.ld -Llinker
+
+BOARDS := microbit mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547
+# Each targets/<board>/board.mk sets BOARD_CPU, BOARD_CFLAGS, BOARD_QEMU and
+# BOARD_RAM_KIB; keep a copy of each under the board's name.
+define LOAD_BOARD
+include targets/$(1)/board.mk
+$(1)_CPU := $$(BOARD_CPU)
+$(1)_CFLAGS := $$(BOARD_CFLAGS)
+$(1)_QEMU := $$(BOARD_QEMU)
+$(1)_RAM_KIB := $$(BOARD_RAM_KIB)
+endef
+$(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
+
+.PHONY: all test test-host test-boards demo bench $(BENCH_RUNS) size check-freestanding check-headers \
+        tools clean FORCE
+
+# ---------------------------------------------------------------- tools
+# Installs what a fresh Debian machine lacks, or says exactly what to install.
+NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
+                clang:clang
+tools:
+	@missing=""; \
+	for pair in $(NEEDED_TOOLS); do \
+	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "stow: installing$$missing"; \
+	        apt-get update -qq && \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing \
+	            >/tmp/stow-apt.log 2>&1 || { cat /tmp/stow-apt.log; exit 1; }; \
+	    else \
+	        echo "stow: missing tools; install them with:"; \
+	        echo "    sudo apt-get install -y --no-install-recommends$$missing"; \
+	        exit 1; \
+	    fi; \
+	fi
+
+# ---------------------------------------------------------------- library
+# $(1) directory, $(2) compiler, $(3) flags
+define LIBRARY
+$(BUILD)/lib/$(1)/%.o: lib/src/%.c $(LIB_DEPS)
+	@mkdir -p $$(@D)
+	$(Q)$(2) $(STD) $(WARN) $(3) $(INC) -c $$< -o $$@
+$(BUILD)/lib/$(1)/libstow.a: $(patsubst %,$(BUILD)/lib/$(1)/%.o,$(MODULES))
+	$(Q)$(if $(findstring arm,$(2)),arm-none-eabi-ar,ar) rcs $$@ $$^
+endef
+$(eval $(call LIBRARY,host,$(CC_gcc),-O2 -g))
+$(eval $(call LIBRARY,cortex-m0,$(ARM_CC),-Os $(CM_FLAGS) $(microbit_CFLAGS)))
+$(eval $(call LIBRARY,cortex-m4,$(ARM_CC),-Os $(CM_FLAGS) $(mps2-an386_CFLAGS)))
+
+all: tools $(BUILD)/lib/host/libstow.a $(BUILD)/lib/cortex-m0/libstow.a \
+     $(BUILD)/lib/cortex-m4/libstow.a
+	@echo "built $(BUILD)/lib/{host,cortex-m0,cortex-m4}/libstow.a"
+
+# ---------------------------------------------------------------- tests
+# The suite list main.c includes; rewritten only when the set of test files changes.
+$(BUILD)/gen/suites.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'STOW_TEST_SUITE(%s)\n' $(SUITES) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+TEST_INC := $(INC) -Itests -I$(BUILD)/gen
+HOST_RESULTS :=
+# $(1) name, $(2) compiler, $(3) flags
+define HOST_TEST
+$(BUILD)/test/$(1)/tests: $(TEST_DEPS) $(HOST_PORT)
+	@mkdir -p $$(@D)
+	$(Q)$(2) $(STD) $(WARN) $(3) $(TEST_INC) $(LIB_SRC) $(TEST_SRC) $(HOST_PORT) -o $$@ -lpthread
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/tests FORCE
+	@tests/run.sh $(1) $$(@D) $$<
+HOST_RESULTS += $(BUILD)/test/$(1)/result
+endef
+$(foreach cc,gcc clang,$(foreach opt,O0 O2,$(foreach lvl,0 1 2,\
+    $(eval $(call HOST_TEST,host-$(cc)-$(opt)-L$(lvl),$(CC_$(cc)),\
+        -$(opt) -g -DSTOW_CHECK_LEVEL=$(lvl))))))
+SANITIZE := -fsanitize=address -fsanitize=undefined -fno-sanitize-recover=all
+$(eval $(call HOST_TEST,host-gcc-asan-ubsan-L2,$(CC_gcc),-O1 -g -fno-omit-frame-pointer \
+    $(SANITIZE) -DSTOW_CHECK_LEVEL=2))
+
+BOARD_RESULTS :=
+# $(1) board, $(2) optimisation, $(3) check level
+define BOARD_TEST
+$(BUILD)/test/$(1)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -$(2) -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(3) \
+	    -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
+	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) $(TEST_INC) $(CM_LINK) -Ltargets/$(1) \
+	    $(CM_PORT) $(LIB_SRC) $(TEST_SRC) -lgcc -o $$@
+$(BUILD)/test/$(1)-$(2)-L$(3)/result: $(BUILD)/test/$(1)-$(2)-L$(3)/tests.elf FORCE
+	@tests/run.sh $(1)-$(2)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) $(QEMU_RUN) -kernel $$<
+BOARD_RESULTS += $(BUILD)/test/$(1)-$(2)-L$(3)/result
+endef
+# Every board at the default level; the smallest and the most common core also
+# at the other levels and optimisations.
+$(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
+$(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
+$(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),O0,2)))
+
+test: tools
+	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
+	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
+	@tests/total.sh $(HOST_RESULTS) $(BOARD_RESULTS)
+test-host: $(HOST_RESULTS)
+test-boards: $(BOARD_RESULTS)
+
+# The public headers compile as C++ too, DEFINE macros included.
+check-headers: $(BUILD)/gen/cxx_check.o
+$(BUILD)/gen/cxx_check.o: tests/cxx_check.cpp $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(CXX_CHECK) -std=c++11 -Wall -Wextra -Wpedantic -Werror $(INC) -c $< -o $@
+	@echo "headers compile as C++11"
+
+# ---------------------------------------------------------------- freestanding
+# lib/ built for Cortex-M must need no symbol but the port's and libgcc's, and
+# include no header but the freestanding five and its own.
+check-freestanding:
+	@mkdir -p $(BUILD)/freestanding
+	$(Q)for cpu in cortex-m0 cortex-m4; do for lvl in 0 1 2; do for src in $(LIB_SRC); do \
+	    $(ARM_CC) $(STD) $(WARN) -O2 -ffreestanding -mcpu=$$cpu -mthumb -DSTOW_CHECK_LEVEL=$$lvl \
+	        $(INC) -c $$src -o $(BUILD)/freestanding/$$cpu-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	done; done; done
+	$(Q)bad=$$($(ARM_NM) -u $(BUILD)/freestanding/*.o | awk 'NF == 2 { print $$2 }' \
+	        | grep -vE '^(stow_port_|__aeabi_|__gnu_)' | sort -u); \
+	if [ -n "$$bad" ]; then echo "lib/ needs symbols it may not: $$bad"; exit 1; fi
+	$(Q)bad=$$(grep -hE '^[[:space:]]*#[[:space:]]*include' lib/include/stow/*.h lib/src/*.[ch] \
+	        | grep -vE '<(stddef|stdint|stdbool|stdalign|limits)\.h>|"[a-z_/]+\.h"|STOW_CONFIG_HEADER'); \
+	if [ -n "$$bad" ]; then echo "lib/ includes headers it may not: $$bad"; exit 1; fi
+	@echo "lib/ is freestanding: needs only stow_port_* and libgcc helpers"
+
+# ---------------------------------------------------------------- demo
+DEMO_BOARD := mps2-an386
+$(BUILD)/demo/frame_scratch.elf: examples/frame_scratch/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(DEMO_BOARD)_CFLAGS) $(INC) \
+	    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $< -lgcc -o $@
+demo: tools $(BUILD)/demo/frame_scratch.elf
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(BUILD)/demo/frame_scratch.elf
+
+# ---------------------------------------------------------------- bench, size
+BENCH_BOARDS := mps2-an386
+BENCH_SRC := bench/ops.c $(sort $(wildcard bench/ops_*.c))
+BENCH_RUNS :=
+$(BUILD)/gen/benches.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'STOW_BENCH(%s)\n' $(patsubst bench/ops_%.c,%,$(filter bench/ops_%.c,$(BENCH_SRC))) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+# $(1) board, $(2) check level
+define BENCH_IMAGE
+$(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) $(CM_PORT_DEPS) Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_BOARD='"$(1)"' $(INC) -Ibench -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) \
+	    $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $(BENCH_SRC) -lgcc -o $$@
+bench-run-$(1)-L$(2): $(BUILD)/bench/$(1)-L$(2)/ops.elf
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $$<
+BENCH_RUNS += bench-run-$(1)-L$(2)
+endef
+$(foreach b,$(BENCH_BOARDS),$(foreach l,0 1,$(eval $(call BENCH_IMAGE,$(b),$(l)))))
+bench: tools
+	@$(MAKE) --no-print-directory $(BENCH_RUNS)
+
+size: tools
+	@bench/size.sh
+
+clean:
+	rm -rf $(BUILD)
+
+FORCE:

@@ -1,0 +1,179 @@
+/* stow/arena.h - linear (bump) allocator over static blocks, with marks and a chain.
+ *
+ * An arena hands out memory by moving a pointer forward and takes it all back at
+ * once: reset() for everything, rewind() to a mark for everything allocated after
+ * it. Nothing is freed one by one, so allocation is a few instructions and there
+ * is no fragmentation. Use it for data that dies together: one frame's scratch,
+ * one request, one level load. When one block is full, allocation continues in the
+ * next block of its chain (seed 001's block list, with static blocks instead of
+ * heap ones), and mark/rewind/reset/used/capacity cover the whole chain.
+ *
+ *     STOW_ARENA_DEFINE(frame, 16 * 1024);          // file scope: ready, no init call
+ *     struct hit *hits = STOW_ARENA_NEW_ARRAY(&frame, struct hit, n);   // zeroed or NULL
+ *     stow_arena_mark_t m = stow_arena_mark(&frame);
+ *     char *tmp = stow_arena_alloc(&frame, 256, 1);  // scratch for a moment
+ *     stow_arena_rewind(&frame, m);                  // tmp is gone, hits stays
+ *     stow_arena_reset(&frame);                      // end of frame: all gone
+ *
+ * Alignment: every call takes an alignment; 0 means STOW_DEFAULT_ALIGN (that of
+ * max_align_t). It must be a power of two; any power of two works, and an
+ * alignment larger than the room left is simply a request with no room.
+ *
+ * Failures: a request with no room in the current block or any later block of the
+ * chain returns NULL and counts in stats().fails; so does an n * size product that
+ * overflows. Everything else listed under "contract violation" is a caller bug: it
+ * goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) and, if the hook returns,
+ * the call returns NULL / does nothing and the arena is unchanged.
+ *
+ * Check level 2 also fills bytes given back by rewind() and reset() with 0xDD and,
+ * when they are handed out again, reports (through the assert hook) any byte that
+ * was written in between: a write through a pointer that outlived its rewind. The
+ * allocation then proceeds, since refusing it would not undo the damage.
+ *
+ * Not ISR- or thread-safe: give each context its own arena, or wrap the calls in
+ * stow_port_critical_enter()/stow_port_critical_exit().
+ *
+ * The fields of stow_arena_t are private; they are in the header only so that
+ * STOW_ARENA_DEFINE can build the object with a constant initializer.
+ */
+#ifndef STOW_ARENA_H
+#define STOW_ARENA_H
+
+#include "config.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stow_arena stow_arena_t;
+struct stow_arena {
+    unsigned char *ptr;   /* head only: first free byte of the current block */
+    unsigned char *end;   /* head only: end of the current block (a copy of cur->limit) */
+    unsigned char *base;  /* first byte of this block */
+    unsigned char *limit; /* one past the last byte of this block */
+    stow_arena_t *next;   /* next block of the chain, or NULL */
+    stow_arena_t *head;   /* the arena this block serves: itself, or the one it was chained to */
+    stow_arena_t *cur;    /* head only: the block allocations come from */
+    size_t peak;          /* head only: high-water mark of used, as of the last rewind */
+    uint32_t fails;       /* head only: refused requests */
+#if STOW_CHECK_LEVEL >= 2
+    unsigned char *poison_end; /* this block's bytes from its free position to here hold 0xDD */
+#endif
+};
+
+/* A position in an arena's chain, from stow_arena_mark(). Private fields. */
+typedef struct {
+    stow_arena_t *block;
+    unsigned char *ptr;
+} stow_arena_mark_t;
+
+/* Buffer bytes stow_arena_init() needs for an arena of `bytes` bytes: the arena
+ * keeps no header in its buffer, so this is bytes itself. */
+#define STOW_ARENA_BYTES(bytes) ((size_t)(bytes))
+
+/* STOW_ARENA_DEFINE(name, bytes): defines, at file scope, a ready arena `name` of
+ * `bytes` bytes (a constant > 0) and its storage, aligned to STOW_DEFAULT_ALIGN and
+ * placed in the section .stow.arena.<name> (see linker/stow.ld). No init call; the
+ * storage need not be zeroed. STOW_ARENA_DEFINE_STATIC makes `name` file-local. */
+#define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(, name, bytes)
+#define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static, name, bytes)
+
+#if STOW_CHECK_LEVEL >= 2
+#define STOW__ARENA_POISON_INIT(buf) , (buf)
+#else
+#define STOW__ARENA_POISON_INIT(buf)
+#endif
+#define STOW__ARENA_DEFINE(linkage, name, bytes)                                       \
+    STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW_SECTION(arena, name)                         \
+    static unsigned char stow__arena_buf_##name[(bytes)];                              \
+    linkage stow_arena_t name = {stow__arena_buf_##name,                               \
+                                 stow__arena_buf_##name + (bytes),                     \
+                                 stow__arena_buf_##name,                               \
+                                 stow__arena_buf_##name + (bytes),                     \
+                                 NULL,                                                 \
+                                 &name,                                                \
+                                 &name,                                                \
+                                 0u,                                                   \
+                                 0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name)}
+
+/* Makes *a an empty arena over buf[0, size), with no chain and zeroed statistics.
+ * buf may have any alignment. O(1).
+ * Returns false, changing nothing, if buf is NULL or size is 0.
+ * Contract violation: a is NULL. */
+bool stow_arena_init(stow_arena_t *a, void *buf, size_t size);
+
+/* Returns size bytes aligned to align (0: STOW_DEFAULT_ALIGN). Contents are
+ * unspecified. size 0 gives a valid aligned pointer that must not be dereferenced
+ * (NULL only when not even the alignment padding fits). O(1) while the current block
+ * has room; when it has not, O(blocks) to find a later block of the chain with room
+ * (the unused tail of each block passed over counts as used until rewind or reset).
+ * Returns NULL, counting a fail, when no block has room.
+ * Contract violation: a is NULL or is a block chained to another arena; align is not
+ * 0 or a power of two. */
+void *stow_arena_alloc(stow_arena_t *a, size_t size, size_t align);
+
+/* stow_arena_alloc(), then zeroes the size bytes. O(size) on top. */
+void *stow_arena_alloc_zeroed(stow_arena_t *a, size_t size, size_t align);
+
+/* Zeroed room for count items of size bytes each, aligned to align. Returns NULL,
+ * counting a fail, when count * size overflows size_t or there is no room.
+ * Violations as stow_arena_alloc(). O(count * size). */
+void *stow_arena_alloc_array(stow_arena_t *a, size_t count, size_t size, size_t align);
+
+/* Zeroed T* or NULL; and n zeroed T's, n * sizeof(T) checked for overflow, or NULL. */
+#define STOW_ARENA_NEW(a, T) ((T *)stow_arena_alloc_zeroed((a), sizeof(T), STOW_ALIGNOF(T)))
+#define STOW_ARENA_NEW_ARRAY(a, T, n) \
+    ((T *)stow_arena_alloc_array((a), (size_t)(n), sizeof(T), STOW_ALIGNOF(T)))
+
+/* The current position of the whole chain, for stow_arena_rewind(). O(1).
+ * Contract violation: a is NULL or a chained block (the mark is then {NULL, NULL}). */
+stow_arena_mark_t stow_arena_mark(const stow_arena_t *a);
+
+/* Frees everything allocated since mark was taken; what was allocated before stays.
+ * A mark equal to the current position is a no-op, and a mark stays usable after
+ * rewinding to it or to an earlier one... until the arena passes it again and is
+ * rewound below it: rewinding to a mark above the current position is a bug.
+ * O(blocks), plus O(bytes freed) at check level 2 (poison).
+ * Contract violation: a is NULL or a chained block; mark did not come from this
+ * arena's chain or lies above the current position. (DESIGN section 3 calls a mark
+ * "not below the current position" a violation; an equal mark is accepted here,
+ * because rewinding a scope that allocated nothing is ordinary code.) */
+void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark);
+
+/* Frees everything in the whole chain. O(blocks used), plus O(bytes freed) at check
+ * level 2. Statistics (peak, fails) are kept.
+ * Contract violation: a is NULL or a chained block. */
+void stow_arena_reset(stow_arena_t *a);
+
+/* Appends next, and any chain that hangs from it, to the end of a's chain: when a's
+ * blocks are full, allocation continues there. Blocks can be of any size and come
+ * from DEFINE or init. After this, next belongs to a: call everything on a, never on
+ * next. O(blocks).
+ * Contract violation: a or next is NULL or already chained to an arena; next is a;
+ * next (or a block chained to it) has memory in use. */
+void stow_arena_chain(stow_arena_t *a, stow_arena_t *next);
+
+/* Bytes in use in the whole chain, padding and passed-over block tails included.
+ * O(blocks). Contract violation: a is NULL or a chained block (returns 0). */
+size_t stow_arena_used(const stow_arena_t *a);
+
+/* Bytes of the whole chain. O(blocks). Violations as stow_arena_used(). */
+size_t stow_arena_capacity(const stow_arena_t *a);
+
+/* Fills *out: capacity and used as above, peak (high-water mark of used) and fails.
+ * O(blocks). Contract violation: a or out is NULL, or a is a chained block. */
+void stow_arena_stats(const stow_arena_t *a, stow_stats_t *out);
+
+/* Walks the whole chain and returns false if any internal invariant is broken
+ * (a cycle, a pointer outside its block, a block not owned by a, the current block
+ * not in the chain, full/empty blocks out of order, and at level 2 a poisoned byte
+ * that was overwritten). For tests and debug builds. O(blocks), plus O(bytes) at
+ * check level 2. Contract violation: a is NULL (returns false). */
+bool stow_arena_check(const stow_arena_t *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOW_ARENA_H */

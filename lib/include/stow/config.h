@@ -1,0 +1,116 @@
+/* stow/config.h - every compile-time option of stow, with its default.
+ *
+ * Set options with -D on the command line, or put them in a header of your own
+ * and build everything (library and application alike) with
+ *     -DSTOW_CONFIG_HEADER='"my_stow_config.h"'
+ * That header is included first, so whatever it defines wins over the defaults
+ * below. The library and every file that uses a STOW_*_DEFINE macro must see the
+ * same options: some of them change the layout of the container structs.
+ *
+ *   option                    default               meaning
+ *   STOW_CHECK_LEVEL          1                     0: no contract checks (smallest, fastest,
+ *                                                   a contract violation is undefined).
+ *                                                   1: every O(1) check on every public call.
+ *                                                   2: level 1, plus O(1) double-free detection,
+ *                                                   0xDD poison in freed memory and a check
+ *                                                   on reuse that nobody wrote to it.
+ *   STOW_HANDLE_INDEX_BITS    16                    low bits of a handle that hold the slot
+ *                                                   index (1..30); the rest hold the generation.
+ *   STOW_GENERATION_OVERFLOW  STOW_GEN_WRAP         STOW_GEN_WRAP: after the largest generation
+ *                                                   comes 1 again. STOW_GEN_RETIRE: a slot whose
+ *                                                   generation is used up is never reused.
+ *   STOW_DEFAULT_ALIGN        alignof(max_align_t)  alignment used when a call passes align 0.
+ *   STOW_SECTIONS             1 (0 on Mach-O)       1: STOW_*_DEFINE storage goes in the section
+ *                                                   .stow.<module>.<name>; 0: ordinary .bss.
+ *
+ * Runtime conditions (full, no room, stale handle) are reported at every level;
+ * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
+ */
+#ifndef STOW_CONFIG_H
+#define STOW_CONFIG_H
+
+#ifdef STOW_CONFIG_HEADER
+#include STOW_CONFIG_HEADER
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <limits.h>
+#ifndef __cplusplus
+#include <stdalign.h>
+#endif
+#include "port.h"
+
+#ifndef STOW_CHECK_LEVEL
+#define STOW_CHECK_LEVEL 1
+#endif
+#if STOW_CHECK_LEVEL < 0 || STOW_CHECK_LEVEL > 2
+#error "STOW_CHECK_LEVEL must be 0, 1 or 2"
+#endif
+
+#ifndef STOW_HANDLE_INDEX_BITS
+#define STOW_HANDLE_INDEX_BITS 16
+#endif
+/* At least two generation bits: with one, generation 1 would be the only one ever
+ * issued, and a reused slot would hand out the very handle it handed out before. */
+#if STOW_HANDLE_INDEX_BITS < 1 || STOW_HANDLE_INDEX_BITS > 30
+#error "STOW_HANDLE_INDEX_BITS must be between 1 and 30 (the generation needs 2 bits or more)"
+#endif
+
+#define STOW_GEN_WRAP 1
+#define STOW_GEN_RETIRE 2
+#ifndef STOW_GENERATION_OVERFLOW
+#define STOW_GENERATION_OVERFLOW STOW_GEN_WRAP
+#endif
+#if STOW_GENERATION_OVERFLOW != STOW_GEN_WRAP && STOW_GENERATION_OVERFLOW != STOW_GEN_RETIRE
+#error "STOW_GENERATION_OVERFLOW must be STOW_GEN_WRAP or STOW_GEN_RETIRE"
+#endif
+
+/* alignof / alignas that read the same in C11 and C++11. */
+#ifdef __cplusplus
+#define STOW_ALIGNOF(type) alignof(type)
+#define STOW_ALIGNAS(n) alignas(n)
+#else
+#define STOW_ALIGNOF(type) _Alignof(type)
+#define STOW_ALIGNAS(n) _Alignas(n)
+#endif
+
+#ifndef STOW_DEFAULT_ALIGN
+#define STOW_DEFAULT_ALIGN STOW_ALIGNOF(max_align_t)
+#endif
+
+#ifndef STOW_SECTIONS
+#if defined(__APPLE__) && defined(__MACH__)
+#define STOW_SECTIONS 0 /* Mach-O section names are "segment,section": no .stow.* there */
+#else
+#define STOW_SECTIONS 1
+#endif
+#endif
+#if STOW_SECTIONS != 0 && STOW_SECTIONS != 1
+#error "STOW_SECTIONS must be 0 or 1"
+#endif
+
+/* Checked at compile time where it is used (a constant expression is not always
+ * available to the preprocessor: alignof is not). */
+#define STOW_IS_POW2(x) ((x) != 0u && (((x) & ((x) - 1u)) == 0u))
+
+/* STOW_ASSERT(cond): a contract check. At level 0 it vanishes; at levels 1 and 2
+ * a false cond calls stow_port_assert_failed(). It does not stop the caller: the
+ * library's own checks (internal.h) also return the function's error value. */
+#if STOW_CHECK_LEVEL >= 1
+#define STOW_ASSERT(cond) \
+    ((cond) ? (void)0 : stow_port_assert_failed(#cond, __FILE__, __LINE__))
+#else
+#define STOW_ASSERT(cond) ((void)0)
+#endif
+
+/* Section placement for STOW_*_DEFINE storage. Write it after STOW_ALIGNAS and
+ * before `static`: the one order that C11 and C++11 both accept. */
+#if STOW_SECTIONS
+#define STOW_SECTION(module, name) __attribute__((section(".stow." #module "." #name)))
+#else
+#define STOW_SECTION(module, name)
+#endif
+
+#endif /* STOW_CONFIG_H */

@@ -1,0 +1,21 @@
+/* stow.h - everything in stow, in one include.
+ *
+ * stow is a freestanding C11 allocator kit for firmware and game engines: static,
+ * compile-time-sized containers that live in linker-placed sections, with no
+ * malloc and no libc. Each module has its own header; this one includes them all.
+ *
+ *   arena.h    linear (bump) allocator: marks, rewind, reset, a chain of blocks
+ *
+ *   config.h   every option and its default      port.h    what a platform supplies
+ *   handle.h   generational handles              stats.h   the statistics struct
+ */
+#ifndef STOW_H
+#define STOW_H
+
+#include "config.h"
+#include "port.h"
+#include "handle.h"
+#include "stats.h"
+#include "arena.h"
+
+#endif /* STOW_H */

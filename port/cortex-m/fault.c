@@ -1,0 +1,195 @@
+/* port/cortex-m/fault.c - fault handler of the Cortex-M port.
+ *
+ * HardFault (and MemManage, BusFault, UsageFault, SecureFault where the core has
+ * them) print the stacked PC, LR and xPSR, on v7-M / v8-M mainline also CFSR,
+ * HFSR, MMFAR and BFAR with the names of the status bits that are set, then end
+ * the program with status 2 through stow_port_exit(). Output goes through
+ * stow_port_write(), so a fault inside the semihosting call itself (no debugger
+ * or QEMU serving it) locks the core up instead of printing.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stow/port.h"
+
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || \
+    defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+#define STOW_CM_HAVE_CFSR 1
+#else
+#define STOW_CM_HAVE_CFSR 0 /* v6-M, v8-M baseline: HardFault only, no status */
+#endif
+
+#define STOW_CM_FAULT_STATUS 2
+
+#define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+#define SCB_CFSR  REG32(0xE000ED28u)
+#define SCB_HFSR  REG32(0xE000ED2Cu)
+#define SCB_MMFAR REG32(0xE000ED34u)
+#define SCB_BFAR  REG32(0xE000ED38u)
+
+void stow__cm_fault_report(const uint32_t *frame, uint32_t exc_return);
+
+/* Entry: hands the exception frame (on MSP or PSP, as EXC_RETURN bit 2 says) and
+ * EXC_RETURN to the C report. Naked, so the frame is found before anything is
+ * pushed; written in Thumb-1 so that it also assembles for v6-M (where GCC
+ * hands inline asm to the assembler in divided syntax unless told). */
+__attribute__((naked)) void HardFault_Handler(void);
+__attribute__((naked)) void HardFault_Handler(void)
+{
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "movs r0, #4\n\t"
+        "mov  r1, lr\n\t"
+        "tst  r0, r1\n\t"
+        "bne  1f\n\t"
+        "mrs  r0, msp\n\t"
+        "b    2f\n"
+        "1:\n\t"
+        "mrs  r0, psp\n"
+        "2:\n\t"
+        "ldr  r2, =stow__cm_fault_report\n\t"
+        "bx   r2\n\t"
+        ".ltorg\n");
+}
+
+void MemManage_Handler(void) __attribute__((alias("HardFault_Handler")));
+void BusFault_Handler(void) __attribute__((alias("HardFault_Handler")));
+void UsageFault_Handler(void) __attribute__((alias("HardFault_Handler")));
+void SecureFault_Handler(void) __attribute__((alias("HardFault_Handler")));
+
+static void write_str(const char *s)
+{
+    size_t n = 0u;
+    while (s[n] != '\0') {
+        n++;
+    }
+    stow_port_write(s, n);
+}
+
+static void write_hex(uint32_t value)
+{
+    static const char digits[] = "0123456789abcdef";
+    char buf[10];
+    unsigned i;
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (i = 0u; i < 8u; i++) {
+        buf[9u - i] = digits[value & 0xFu];
+        value >>= 4;
+    }
+    stow_port_write(buf, sizeof buf);
+}
+
+static void write_dec(uint32_t value)
+{
+    char buf[10];
+    size_t pos = sizeof buf;
+    do {
+        buf[--pos] = (char)('0' + (char)(value % 10u));
+        value /= 10u;
+    } while (value != 0u);
+    stow_port_write(&buf[pos], sizeof buf - pos);
+}
+
+static void write_reg(const char *name, uint32_t value)
+{
+    write_str(name);
+    write_hex(value);
+}
+
+static const char *exception_name(uint32_t number)
+{
+    switch (number) {
+    case 2u: return "NMI";
+    case 3u: return "HardFault";
+    case 4u: return "MemManage";
+    case 5u: return "BusFault";
+    case 6u: return "UsageFault";
+    case 7u: return "SecureFault";
+    default: return "exception";
+    }
+}
+
+#if STOW_CM_HAVE_CFSR
+struct fault_bit {
+    uint8_t bit;
+    char name[13];
+};
+
+static const struct fault_bit cfsr_bits[] = {
+    {0u, "IACCVIOL"},    {1u, "DACCVIOL"},    {3u, "MUNSTKERR"},  {4u, "MSTKERR"},
+    {5u, "MLSPERR"},     {7u, "MMARVALID"},   {8u, "IBUSERR"},    {9u, "PRECISERR"},
+    {10u, "IMPRECISERR"}, {11u, "UNSTKERR"},  {12u, "STKERR"},    {13u, "LSPERR"},
+    {15u, "BFARVALID"},  {16u, "UNDEFINSTR"}, {17u, "INVSTATE"},  {18u, "INVPC"},
+    {19u, "NOCP"},       {20u, "STKOF"},      {24u, "UNALIGNED"}, {25u, "DIVBYZERO"},
+};
+
+static const struct fault_bit hfsr_bits[] = {
+    {1u, "VECTTBL"}, {30u, "FORCED"}, {31u, "DEBUGEVT"},
+};
+
+/* Names the set bits; returns how many it named. */
+static size_t write_bits(uint32_t value, const struct fault_bit *bits, size_t count)
+{
+    size_t i;
+    size_t named = 0u;
+    for (i = 0u; i < count; i++) {
+        if ((value & (1u << bits[i].bit)) != 0u) {
+            write_str("  ");
+            write_str(bits[i].name);
+            named++;
+        }
+    }
+    return named;
+}
+#endif
+
+void stow__cm_fault_report(const uint32_t *frame, uint32_t exc_return)
+{
+    uint32_t ipsr;
+    int stacked = 1;
+#if STOW_CM_HAVE_CFSR
+    uint32_t cfsr = SCB_CFSR;
+    uint32_t hfsr = SCB_HFSR;
+    uint32_t mmfar = SCB_MMFAR;
+    uint32_t bfar = SCB_BFAR;
+    /* A failed push left no frame to read (reading it could fault again). */
+    if ((cfsr & ((1u << 4) | (1u << 12))) != 0u) {
+        stacked = 0;
+    }
+#endif
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    ipsr &= 0x1FFu;
+
+    write_str("\nstow: fault: ");
+    write_str(exception_name(ipsr));
+    write_str(" (exception ");
+    write_dec(ipsr);
+    write_str(")\n");
+    if (stacked) {
+        write_reg("  pc ", frame[6]);
+        write_reg("  lr ", frame[5]);
+        write_reg("  xpsr ", frame[7]);
+        write_str("\n");
+    } else {
+        write_str("  (no exception frame: the stack push failed)\n");
+    }
+    write_reg("  sp ", (uint32_t)(uintptr_t)frame);
+    write_reg("  exc_return ", exc_return);
+    write_str("\n");
+#if STOW_CM_HAVE_CFSR
+    write_reg("  cfsr ", cfsr);
+    write_reg("  hfsr ", hfsr);
+    write_reg("  mmfar ", mmfar);
+    write_reg("  bfar ", bfar);
+    write_str("\n");
+    {
+        size_t named = write_bits(cfsr, cfsr_bits, sizeof cfsr_bits / sizeof cfsr_bits[0]);
+        named += write_bits(hfsr, hfsr_bits, sizeof hfsr_bits / sizeof hfsr_bits[0]);
+        if (named != 0u) {
+            write_str("\n");
+        }
+    }
+#endif
+    stow_port_exit(STOW_CM_FAULT_STATUS);
+}

@@ -1,0 +1,185 @@
+/* harness.c - see harness.h. Also the test images' stow_port_assert_failed(): it
+ * records the call and returns, so violation tests run on every target without
+ * setjmp, and each one can check that the container did not change. */
+#include "harness.h"
+
+static struct {
+    uint32_t passed, failed;
+    const char *case_name;
+    bool case_failed;
+    bool expecting;          /* inside EXPECT_VIOLATION */
+    uint32_t expected_seen;  /* violations while expecting */
+    uint32_t violations;     /* all violations of the run */
+    uint32_t rand_state;
+} run = {0u, 0u, NULL, false, false, 0u, 0u, 2463534242u};
+
+static size_t text_length(const char *text)
+{
+    size_t n = 0u;
+    while (text[n] != '\0') {
+        n++;
+    }
+    return n;
+}
+
+void stow_test_print(const char *text) { stow_port_write(text, text_length(text)); }
+
+void stow_test_print_u(uintmax_t value)
+{
+    char digits[24];
+    size_t at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + (int)(value % 10u));
+        value /= 10u;
+    } while (value != 0u);
+    stow_port_write(&digits[at], sizeof digits - at);
+}
+
+static void print_location(const char *file, int line)
+{
+    stow_test_print("  ");
+    stow_test_print(file);
+    stow_test_print(":");
+    stow_test_print_u((uintmax_t)line);
+    stow_test_print(": ");
+}
+
+static void fail_case(void)
+{
+    if (!run.case_failed) {
+        run.case_failed = true;
+        stow_test_print("FAIL ");
+        stow_test_print(run.case_name != NULL ? run.case_name : "(outside a case)");
+        stow_test_print("\n");
+    }
+}
+
+bool stow_test_check(bool ok, const char *file, int line, const char *text)
+{
+    if (!ok) {
+        fail_case();
+        print_location(file, line);
+        stow_test_print(text);
+        stow_test_print("\n");
+    }
+    return ok;
+}
+
+bool stow_test_check_values(bool ok, const char *file, int line, const char *text,
+                            uintmax_t lhs, uintmax_t rhs)
+{
+    if (!ok) {
+        fail_case();
+        print_location(file, line);
+        stow_test_print(text);
+        stow_test_print(" (");
+        stow_test_print_u(lhs);
+        stow_test_print(" vs ");
+        stow_test_print_u(rhs);
+        stow_test_print(")\n");
+    }
+    return ok;
+}
+
+bool stow_test_case_failed(void) { return run.case_failed; }
+
+void stow_port_assert_failed(const char *expr, const char *file, int line)
+{
+    run.violations++;
+    if (run.expecting) {
+        run.expected_seen++;
+        return;
+    }
+    fail_case();
+    print_location(file, line);
+    stow_test_print("unexpected contract violation: ");
+    stow_test_print(expr);
+    stow_test_print("\n");
+}
+
+void stow_test_expect_violation(void)
+{
+    run.expecting = true;
+    run.expected_seen = 0u;
+}
+
+bool stow_test_saw_violation(const char *file, int line, const char *text)
+{
+    run.expecting = false;
+    return stow_test_check_values(run.expected_seen == 1u, file, line, text,
+                                  run.expected_seen, 1u);
+}
+
+uint32_t stow_test_violations(void) { return run.violations; }
+
+void stow_test_run(const char *name, void (*fn)(void))
+{
+    run.case_name = name;
+    run.case_failed = false;
+    run.expecting = false;
+    fn();
+    if (run.case_failed) {
+        run.failed++;
+    } else {
+        run.passed++;
+        stow_test_print("ok   ");
+        stow_test_print(name);
+        stow_test_print("\n");
+    }
+    run.case_name = NULL;
+}
+
+size_t stow_test_first_difference(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = (const unsigned char *)a;
+    const unsigned char *y = (const unsigned char *)b;
+    for (size_t i = 0u; i < n; i++) {
+        if (x[i] != y[i]) {
+            return i;
+        }
+    }
+    return n;
+}
+
+void stow_test_copy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    for (size_t i = 0u; i < n; i++) {
+        d[i] = s[i];
+    }
+}
+
+void stow_test_fill(void *dst, unsigned char value, size_t n)
+{
+    unsigned char *d = (unsigned char *)dst;
+    for (size_t i = 0u; i < n; i++) {
+        d[i] = value;
+    }
+}
+
+void stow_test_seed(uint32_t seed) { run.rand_state = seed != 0u ? seed : 2463534242u; }
+
+uint32_t stow_test_rand(void)
+{
+    uint32_t x = run.rand_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    run.rand_state = x;
+    return x;
+}
+
+uint32_t stow_test_rand_below(uint32_t n)
+{
+    return (uint32_t)(((uint64_t)stow_test_rand() * n) >> 32);
+}
+
+int stow_test_finish(void)
+{
+    stow_test_print_u(run.passed);
+    stow_test_print(" passed, ");
+    stow_test_print_u(run.failed);
+    stow_test_print(" failed\n");
+    return run.failed == 0u ? 0 : 1;
+}

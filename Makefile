@@ -144,6 +144,11 @@ $(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),O0,2)))
 
+# Misuse the compiler must reject, such as a handle passed to the wrong container.
+$(BUILD)/test/compile-fail/result: $(wildcard tests/compile_fail/*.c) $(LIB_DEPS) FORCE
+	@tests/compile_fail.sh $(@D) $(CC_gcc) $(STD) $(WARN) $(INC)
+HOST_RESULTS += $(BUILD)/test/compile-fail/result
+
 test: tools
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards

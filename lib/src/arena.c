@@ -71,7 +71,7 @@ static unsigned char *free_start(const stow_arena_t *a, const stow_arena_t *b)
 static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned char *to)
 {
     const unsigned char *stop = to < b->poison_end ? to : b->poison_end;
-    if (stop > from && !stow__all_bytes(from, STOW__POISON, (size_t)(stop - from))) {
+    if (stop > from && !stow__poison_intact(from, (size_t)(stop - from))) {
         stow_port_assert_failed("arena bytes written after rewind or reset", __FILE__, __LINE__);
     }
     if (b->poison_end < to) {
@@ -204,7 +204,7 @@ static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
     unsigned char *from = mark.ptr;
     for (stow_arena_t *b = mark.block;; b = b->next) {
         unsigned char *to = b == a->cur ? a->ptr : b->limit;
-        stow__fill(from, STOW__POISON, (size_t)(to - from));
+        stow__release(from, (size_t)(to - from));
         if (b->poison_end < to) {
             b->poison_end = to;
         }
@@ -295,7 +295,7 @@ static bool block_is_sound(const stow_arena_t *a, const stow_arena_t *b)
 #if STOW_CHECK_LEVEL >= 2
     const unsigned char *from = free_start(a, b);
     if (b->poison_end < from || b->poison_end > b->limit ||
-        !stow__all_bytes(from, STOW__POISON, (size_t)(b->poison_end - from))) {
+        !stow__poison_intact(from, (size_t)(b->poison_end - from))) {
         return false;
     }
 #endif

@@ -72,6 +72,27 @@ static inline bool stow__all_bytes(const void *p, unsigned char value, size_t n)
     return true;
 }
 
+/* Memory a container takes back (free, remove, rewind, reset, clear). At check
+ * level 2 it is filled with 0xDD, so that a write through a stale pointer shows
+ * when the memory is handed out again (see stow__poison_intact). Every module
+ * gives memory back through here, so that what happens to it is decided in one
+ * place. */
+static inline void stow__release(void *p, size_t n)
+{
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(p, STOW__POISON, n);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* True when the n bytes at p, released earlier, still hold their poison. */
+static inline bool stow__poison_intact(const void *p, size_t n)
+{
+    return stow__all_bytes(p, STOW__POISON, n);
+}
+
 static inline bool stow__is_pow2(size_t x) { return x != 0u && (x & (x - 1u)) == 0u; }
 
 static inline bool stow__is_aligned(const void *p, size_t align)

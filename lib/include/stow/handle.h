@@ -61,6 +61,15 @@ static inline stow_handle_t stow_handle_make(uint32_t index, uint32_t generation
     return h;
 }
 
+/* STOW_HANDLE_DECLARE(my_handle_t) declares a handle type of its own: a struct
+ * around a stow_handle_t, so that a handle of one container does not convert to
+ * another's. The typed DEFINE macros of the containers (STOW_GENPOOL_DEFINE_TYPED
+ * and the like) use it; .untyped is the plain handle inside. */
+#define STOW_HANDLE_DECLARE(type) \
+    typedef struct {              \
+        stow_handle_t untyped;    \
+    } type
+
 #ifdef __cplusplus
 }
 #endif

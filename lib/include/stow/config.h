@@ -91,9 +91,15 @@
 #error "STOW_SECTIONS must be 0 or 1"
 #endif
 
-/* Checked at compile time where it is used (a constant expression is not always
- * available to the preprocessor: alignof is not). */
 #define STOW_IS_POW2(x) ((x) != 0u && (((x) & ((x) - 1u)) == 0u))
+
+#ifdef __cplusplus
+#define STOW_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define STOW_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+/* The preprocessor cannot evaluate alignof, so this one is checked by the compiler. */
+STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be a power of two");
 
 /* STOW_ASSERT(cond): a contract check. At level 0 it vanishes; at levels 1 and 2
  * a false cond calls stow_port_assert_failed(). It does not stop the caller: the

@@ -21,7 +21,8 @@ static bool in_buffer(const void *p, const unsigned char *buf, size_t size)
 
 static void fresh(stow_arena_t *a, unsigned char *buf, size_t size)
 {
-    stow_test_fill(buf, 0xA5u, size); /* storage is never assumed zeroed */
+    stow_test_fill(a, 0xEEu, sizeof *a); /* padding too: tests compare structs bytewise */
+    stow_test_fill(buf, 0xA5u, size);    /* storage is never assumed zeroed */
     CHECK(stow_arena_init(a, buf, size));
     CHECK(stow_arena_check(a));
 }

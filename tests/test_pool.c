@@ -906,6 +906,39 @@ TEST(pool_violations_leave_the_pool_unchanged)
     CHECK(stow_pool_check(&pool_a));
 }
 
+/* The division-free block-start test, byte by byte: for strides with odd factors
+ * 1, 3, 5 and 25 (13 on 64-bit hosts), free() accepts exactly the starts of the
+ * blocks handed out, and owns() exactly the bytes of the blocks, for every
+ * address from 64 bytes below the pool to 64 bytes beyond it. */
+TEST(pool_free_accepts_exactly_the_block_starts)
+{
+    const size_t sizes[] = {16, 20, 3 * sizeof(void *), 100};
+    const size_t aligns[] = {16, 4, sizeof(void *), 1};
+    for (size_t k = 0; k < 4; k++) {
+        const uint32_t cap = 5;
+        size_t stride = stride_of(sizes[k], aligns[k]);
+        unsigned char *base = PART(0);
+        fresh(&pool_a, base, sizes[k], aligns[k], cap);
+        for (uint32_t i = 0; i < cap - 1u; i++) { /* the last block stays never-used */
+            CHECK_PTR_EQ(stow_pool_alloc(&pool_a), base + i * stride);
+        }
+        size_t span = cap * stride;
+        for (size_t at = 0; at < span + 128u; at++) {
+            unsigned char *q = base - 64 + at;
+            bool inside = at >= 64u && at < 64u + span;
+            CHECK_EQ(stow_pool_owns(&pool_a, q), inside);
+            if (inside && (at - 64u) % stride == 0u && at - 64u < (cap - 1u) * stride) {
+                stow_pool_free(&pool_a, q);
+                CHECK_PTR_EQ(stow_pool_alloc(&pool_a), q);
+            } else {
+                EXPECT_VIOLATION(stow_pool_free(&pool_a, q));
+            }
+        }
+        CHECK_EQ(stow_pool_used(&pool_a), cap - 1u);
+        CHECK(stow_pool_check(&pool_a));
+    }
+}
+
 TEST(pool_free_after_reset_of_a_block_not_handed_out_again)
 {
     fresh(&pool_a, PART(0), 8, 8, 4);
@@ -1220,6 +1253,7 @@ void stow_test_suite_pool(void)
     RUN(pool_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(pool_violations_leave_the_pool_unchanged);
+    RUN(pool_free_accepts_exactly_the_block_starts);
     RUN(pool_free_after_reset_of_a_block_not_handed_out_again);
 #endif
 #if STOW_CHECK_LEVEL >= 2

@@ -45,36 +45,38 @@ static inline void set_link(unsigned char *block, unsigned char *next)
     *(unsigned char **)(void *)block = next;
 }
 
-/* The index of the block that starts at ptr; a number >= capacity when ptr is
+/* The index of the block that starts at ptr, or a number >= capacity when ptr is
  * not a block start of this pool (below base, at or beyond end, interior or
- * misaligned). With offset = ptr - base taken modulo 2^N: offset * inverse ==
- * i * 2^shift exactly when offset == i * stride for a small i, and rotating
- * right by shift then gives i; any other offset has low bits that the rotation
- * moves to the top, or an odd factor that the multiplication scrambles into a
- * number at least 2^N / odd, which is beyond capacity (capacity * stride < 2^N).
- * No division: Cortex-M0 has none. */
+ * misaligned). No division: Cortex-M0 has none. With N the bits of uintptr_t and
+ * stride == odd << shift, f(offset) = rotate_right(offset * inverse, shift) is a
+ * bijection on N-bit numbers (multiplying by an odd number modulo 2^N can be
+ * undone, and so can a rotation). For i < capacity, f(i * stride) = i, because
+ * i * stride * inverse = i << shift, which does not wrap (capacity * stride fits
+ * size_t). Those capacity offsets take every value below capacity, so every other
+ * offset, ptr - base taken modulo 2^N, lands at capacity or above. */
 static inline uintptr_t index_of(const stow_pool_t *p, const void *ptr)
 {
     uintptr_t x = ((uintptr_t)ptr - (uintptr_t)p->base) * p->inverse;
     return (x >> p->shift) | (x << ((0u - p->shift) & (UINTPTR_BITS - 1u)));
 }
 
-bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
-                    size_t block_align, uint32_t capacity)
+/* What init derives from the declared block and the capacity. check() derives it
+ * again from the declaration stored in the pool and compares, so the two share
+ * this code. False when the sizes overflow or capacity is 0. */
+struct layout {
+    size_t align;      /* of every block */
+    size_t stride;
+    size_t blocks;     /* capacity * stride */
+    uintptr_t inverse; /* of stride's odd factor */
+    uint32_t shift;    /* stride's power-of-two factor */
+};
+
+static STOW__NOINLINE bool layout_of(size_t block_size, size_t declared_align, uint32_t capacity,
+                                     struct layout *l)
 {
-    STOW__REQUIRE(p != NULL, false);
-    STOW__REQUIRE((block_align & (block_align - 1u)) == 0u, false); /* 0 or a power of two */
-    size_t declared = block_align != 0u ? block_align : (size_t)STOW_DEFAULT_ALIGN;
-    size_t align = declared > LINK_ALIGN ? declared : LINK_ALIGN;
-    size_t size = block_size > LINK_BYTES ? block_size : LINK_BYTES;
-    size_t stride = stow__round_up(size, align);
-    if (buf == NULL || capacity == 0u || stride == 0u || !stow__is_aligned(buf, align) ||
-        capacity > SIZE_MAX / stride) {
-        return false;
-    }
-    size_t blocks = (size_t)capacity * stride;
-    size_t need = blocks + STOW__POOL_MAP_BYTES(capacity);
-    if (need < blocks || need > buf_size) {
+    size_t align = declared_align > LINK_ALIGN ? declared_align : LINK_ALIGN;
+    size_t stride = stow__round_up(block_size > LINK_BYTES ? block_size : LINK_BYTES, align);
+    if (stride == 0u || capacity == 0u || capacity > SIZE_MAX / stride) {
         return false;
     }
     uint32_t shift = 0u;
@@ -86,14 +88,37 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     for (int i = 0; i < 5; i++) {
         inverse *= (uintptr_t)2u - odd * inverse;
     }
+    l->align = align;
+    l->stride = stride;
+    l->blocks = (size_t)capacity * stride;
+    l->inverse = inverse;
+    l->shift = shift;
+    return true;
+}
+
+bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
+                    size_t block_align, uint32_t capacity)
+{
+    STOW__REQUIRE(p != NULL, false);
+    STOW__REQUIRE((block_align & (block_align - 1u)) == 0u, false); /* 0 or a power of two */
+    size_t declared = block_align != 0u ? block_align : (size_t)STOW_DEFAULT_ALIGN;
+    struct layout l;
+    if (buf == NULL || !layout_of(block_size, declared, capacity, &l) ||
+        !stow__is_aligned(buf, l.align)) {
+        return false;
+    }
+    size_t need = l.blocks + STOW__POOL_MAP_BYTES(capacity);
+    if (need < l.blocks || need > buf_size) {
+        return false;
+    }
     unsigned char *b = (unsigned char *)buf;
     p->free_list = NULL;
     p->bump = b;
     p->base = b;
-    p->end = b + blocks;
-    p->stride = stride;
-    p->inverse = inverse;
-    p->shift = shift;
+    p->end = b + l.blocks;
+    p->stride = l.stride;
+    p->inverse = l.inverse;
+    p->shift = l.shift;
     p->capacity = capacity;
     p->used = 0u;
     p->peak = 0u;
@@ -277,14 +302,11 @@ void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
 
 static bool geometry_is_sound(const stow_pool_t *p)
 {
-    size_t align = STOW_POOL_BLOCK_ALIGN(p->block_align);
-    uintptr_t odd = (uintptr_t)(p->stride >> (p->shift & (UINTPTR_BITS - 1u)));
-    return p->base != NULL && p->capacity != 0u && stow__is_pow2(p->block_align) &&
-           p->stride == stow__round_up(p->block_size > LINK_BYTES ? p->block_size : LINK_BYTES,
-                                       align) &&
-           p->shift < UINTPTR_BITS && (odd & 1u) != 0u && (odd << p->shift) == p->stride &&
-           odd * p->inverse == 1u && stow__is_aligned(p->base, align) &&
-           (uintptr_t)p->end - (uintptr_t)p->base == (uintptr_t)p->capacity * p->stride &&
+    struct layout l;
+    return p->base != NULL && stow__is_pow2(p->block_align) &&
+           layout_of(p->block_size, p->block_align, p->capacity, &l) && l.stride == p->stride &&
+           l.inverse == p->inverse && l.shift == p->shift && stow__is_aligned(p->base, l.align) &&
+           (uintptr_t)p->end - (uintptr_t)p->base == l.blocks &&
            (p->bump == p->end || index_of(p, p->bump) < p->capacity) &&
            p->used <= p->capacity && p->peak <= p->capacity;
 }

@@ -38,9 +38,15 @@
  * offset from the first block times the multiplicative inverse of the block
  * size's odd factor, rotated right by the block size's power-of-two factor, is
  * the block index exactly when the offset is a whole number of blocks, and a
- * number >= capacity otherwise (one multiply, one rotate, one compare; blocks of
- * a power-of-two size multiply by 1). The inverse is computed once, by init or
- * at compile time by STOW_POOL_DEFINE.
+ * number >= capacity otherwise (see index_of in pool.c for why; blocks of a
+ * power-of-two size multiply by 1). The inverse is computed once, by init or at
+ * compile time by STOW_POOL_DEFINE. Cost, measured on Cortex-M4 at -O2 (make
+ * bench): free() takes 8 instructions at level 0 and 23 at level 1, where the
+ * block-start test is 3 loads, a subtract, a multiply (1 cycle on M3/M4; 1 or
+ * 32 on M0/M0+, as the chip was built), a rotate and a compare-and-branch, and
+ * the "handed out" test 3 more. alloc()
+ * takes 9 instructions from the free list and 15 for a never-used block at
+ * level 0 (11 and 17 at level 1).
  *
  * Level 2 adds, in O(1) per call:
  *   - double free: the allocation bitmap has the block's bit clear -> violation;
@@ -63,6 +69,8 @@
  * handler and thread code can share a pool. Every call that changes a shared
  * pool must then go through them (or run inside a critical section of its own):
  * reset() and the plain alloc()/free() are not ISR-safe. Nothing else here is.
+ * A contract violation in an _isr call reaches the assert hook with interrupts
+ * masked.
  *
  * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
  * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
@@ -172,7 +180,8 @@ void stow_pool_free(stow_pool_t *p, void *block);
 
 /* stow_pool_alloc() and stow_pool_free() inside stow_port_critical_enter/exit:
  * ISR-safe, and they nest (the caller's interrupt state is restored). Same
- * results and violations; the cost of the port's critical section on top. */
+ * results and violations; the port's critical section on top (with the Cortex-M
+ * port, 18 instructions each at level 0 instead of 9 and 8). */
 void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 

@@ -7,17 +7,20 @@
  * their bytes mean nothing. So init and reset touch no block, and alloc takes the
  * head of the free list or, when the list is empty, the block at bump.
  *
- * The bump pointer moves only when every block below it is in use, so the number
- * of blocks below it is the high-water mark of used since the last reset: peak is
- * brought up to date only by reset, and neither alloc nor free touches it.
+ * The pool counts the blocks on its free list, not the blocks in use: used is
+ * the blocks below bump minus free_count, so taking a never-used block updates no
+ * counter at all. And the bump pointer moves only when every block below it is in
+ * use, so the number of blocks below it is the high-water mark of used since the
+ * last reset: peak is brought up to date only by reset, and neither alloc nor
+ * free touches it.
  *
  * Invariants (stow_pool_check tests each one):
  *   - stride >= sizeof(void *), a multiple of the block alignment and of the
  *     declared block size rounded; base aligned; stride == odd << shift with odd
  *     odd and inverse * odd == 1; end == base + capacity * stride;
  *   - bump is a block boundary in [base, end];
- *   - every free-list node is a block start below bump, no cycle, and used plus
- *     the list length is the number of blocks below bump;
+ *   - every free-list node is a block start below bump, no cycle, and the list
+ *     is free_count long;
  *   - level 2: bitmap bit i (at end) is set exactly for the blocks below bump that
  *     are in use; free blocks hold 0xDD after their link; blocks in
  *     [bump, poison_end) hold 0xDD in full.
@@ -120,7 +123,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     p->inverse = l.inverse;
     p->shift = l.shift;
     p->capacity = capacity;
-    p->used = 0u;
+    p->free_count = 0u;
     p->peak = 0u;
     p->fails = 0u;
     p->block_size = block_size;
@@ -165,8 +168,10 @@ static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
     unsigned char *next = link_of(b);
     if (next != NULL && !is_free_block(p, next)) {
         stow_port_assert_failed("pool free-list link corrupted", __FILE__, __LINE__);
+        p->free_count = 0u; /* the dropped blocks count as in use until reset */
         return NULL;
     }
+    p->free_count--;
     return next;
 }
 
@@ -189,19 +194,19 @@ void *stow_pool_alloc(stow_pool_t *p)
         p->free_list = take_free(p, b);
 #else
         p->free_list = link_of(b);
+        p->free_count--;
 #endif
-    } else {
-        b = p->bump;
-        if (b == p->end) {
-            p->fails++;
-            return NULL;
-        }
-#if STOW_CHECK_LEVEL >= 2
-        take_fresh(p, b);
-#endif
-        p->bump = b + p->stride;
+        return b;
     }
-    p->used++;
+    b = p->bump;
+    if (b == p->end) {
+        p->fails++;
+        return NULL;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    take_fresh(p, b);
+#endif
+    p->bump = b + p->stride;
     return b;
 }
 
@@ -233,7 +238,7 @@ void stow_pool_free(stow_pool_t *p, void *block)
 #endif
     set_link(b, p->free_list);
     p->free_list = b;
-    p->used--;
+    p->free_count++;
 }
 
 void *stow_pool_alloc_isr(stow_pool_t *p)
@@ -275,7 +280,7 @@ void stow_pool_reset(stow_pool_t *p)
 #endif
     p->free_list = NULL;
     p->bump = p->base;
-    p->used = 0u;
+    p->free_count = 0u;
 }
 
 uint32_t stow_pool_capacity(const stow_pool_t *p)
@@ -287,7 +292,7 @@ uint32_t stow_pool_capacity(const stow_pool_t *p)
 uint32_t stow_pool_used(const stow_pool_t *p)
 {
     STOW__REQUIRE(p != NULL, 0u);
-    return p->used;
+    return bumped(p) - p->free_count;
 }
 
 void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
@@ -295,7 +300,7 @@ void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
     STOW__REQUIRE_VOID(p != NULL && out != NULL);
     uint32_t n = bumped(p);
     out->capacity = p->capacity;
-    out->used = p->used;
+    out->used = n - p->free_count;
     out->peak = n > p->peak ? n : p->peak;
     out->fails = p->fails;
 }
@@ -308,7 +313,7 @@ static bool geometry_is_sound(const stow_pool_t *p)
            l.inverse == p->inverse && l.shift == p->shift && stow__is_aligned(p->base, l.align) &&
            (uintptr_t)p->end - (uintptr_t)p->base == l.blocks &&
            (p->bump == p->end || index_of(p, p->bump) < p->capacity) &&
-           p->used <= p->capacity && p->peak <= p->capacity;
+           p->peak <= p->capacity;
 }
 
 bool stow_pool_check(const stow_pool_t *p)
@@ -332,7 +337,7 @@ bool stow_pool_check(const stow_pool_t *p)
 #endif
         free_blocks++;
     }
-    if (p->used + free_blocks != below_bump) {
+    if (free_blocks != p->free_count) {
         return false;
     }
 #if STOW_CHECK_LEVEL >= 2
@@ -342,7 +347,7 @@ bool stow_pool_check(const stow_pool_t *p)
     for (uint32_t i = 0u; i < below_bump; i++) {
         set += in_use(p, i) ? 1u : 0u;
     }
-    if (set != p->used || p->poison_end < p->base || p->poison_end > p->end) {
+    if (set != below_bump - free_blocks || p->poison_end < p->base || p->poison_end > p->end) {
         return false;
     }
     if (p->poison_end > p->bump &&

@@ -45,8 +45,8 @@
  * block-start test is 3 loads, a subtract, a multiply (1 cycle on M3/M4; 1 or
  * 32 on M0/M0+, as the chip was built), a rotate and a compare-and-branch, and
  * the "handed out" test 3 more. alloc()
- * takes 9 instructions from the free list and 15 for a never-used block at
- * level 0 (11 and 17 at level 1).
+ * takes 9 instructions from the free list and 12 for a never-used block at
+ * level 0 (11 and 13 at level 1).
  *
  * Level 2 adds, in O(1) per call:
  *   - double free: the allocation bitmap has the block's bit clear -> violation;
@@ -98,8 +98,8 @@ struct stow_pool {
     uintptr_t inverse;        /* inverse of stride >> shift (odd) modulo 2^(bits of uintptr_t) */
     uint32_t shift;           /* stride's power-of-two factor: stride == odd << shift */
     uint32_t capacity;        /* blocks */
-    uint32_t used;            /* blocks handed out and not freed */
-    uint32_t peak;            /* high-water mark of used before the last reset; see stats */
+    uint32_t free_count;      /* blocks on the free list; in use: those below bump, minus these */
+    uint32_t peak;            /* high-water mark of in use before the last reset; see stats */
     uint32_t fails;           /* refused allocations */
     size_t block_size;        /* as declared, for stow_pool_alloc_checked */
     size_t block_align;       /* as declared (0 resolved to STOW_DEFAULT_ALIGN) */
@@ -213,9 +213,9 @@ void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out);
 
 /* Walks the pool and returns false if any invariant is broken: its geometry
  * (stride, alignment, inverse, bounds), the bump pointer, a free-list link out of
- * range, interior or at or beyond the bump pointer, a cycle, used plus the free
- * list length not matching the blocks the bump pointer has passed; at level 2 also
- * the bitmap disagreeing with the free list and used, and poison that changed in
+ * range, interior or at or beyond the bump pointer, a cycle, the list length not
+ * matching the pool's count of free blocks; at level 2 also the bitmap disagreeing
+ * with the free list, and poison that changed in
  * a free block or a never-used block poisoned by reset. For tests and debug
  * builds. O(capacity), plus O(bytes of free blocks) at level 2.
  * Contract violation: p is NULL (returns false). */

@@ -15,9 +15,9 @@
  * free touches it.
  *
  * Invariants (stow_pool_check tests each one):
- *   - stride >= sizeof(void *), a multiple of the block alignment and of the
- *     declared block size rounded; base aligned; stride == odd << shift with odd
- *     odd and inverse * odd == 1; end == base + capacity * stride;
+ *   - stride, shift and inverse are what layout_of() derives from block_size,
+ *     block_align (a power of two) and capacity; base is aligned to the block
+ *     alignment; end == base + capacity * stride; peak <= capacity;
  *   - bump is a block boundary in [base, end];
  *   - every free-list node is a block start below bump, no cycle, and the list
  *     is free_count long;

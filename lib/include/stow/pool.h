@@ -198,7 +198,8 @@ bool stow_pool_owns(const stow_pool_t *p, const void *ptr);
  * Contract violation: p is NULL. */
 void stow_pool_reset(stow_pool_t *p);
 
-/* Blocks in the pool, and blocks in use now. O(1).
+/* Blocks in the pool, and blocks in use now. O(1) (used: a multiply and a
+ * rotate, since the pool counts free blocks rather than used ones).
  * Contract violation: p is NULL (returns 0). */
 uint32_t stow_pool_capacity(const stow_pool_t *p);
 uint32_t stow_pool_used(const stow_pool_t *p);
@@ -206,18 +207,20 @@ uint32_t stow_pool_used(const stow_pool_t *p);
 /* Fills *out: capacity and used in blocks, peak (the high-water mark of used since
  * DEFINE or init, across resets) and fails (refused allocations; contract
  * violations are not counted). O(1): the pool hands out a never-used block only
- * when every used one is in use, so the high-water mark since the last reset is
- * the number of blocks the bump pointer has passed.
+ * when no freed block is waiting, that is when every block below the bump
+ * pointer is in use, so the high-water mark since the last reset is the number of
+ * blocks the bump pointer has passed.
  * Contract violation: p or out is NULL. */
 void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out);
 
 /* Walks the pool and returns false if any invariant is broken: its geometry
- * (stride, alignment, inverse, bounds), the bump pointer, a free-list link out of
- * range, interior or at or beyond the bump pointer, a cycle, the list length not
- * matching the pool's count of free blocks; at level 2 also the bitmap disagreeing
- * with the free list, and poison that changed in
- * a free block or a never-used block poisoned by reset. For tests and debug
- * builds. O(capacity), plus O(bytes of free blocks) at level 2.
+ * (stride, alignment, inverse, bounds: derived again from the declared block and
+ * compared), the bump pointer, a free-list link out of range, interior or at or
+ * beyond the bump pointer, a cycle, the list length not matching the pool's count
+ * of free blocks; at level 2 also the bitmap disagreeing with the free list, and
+ * poison that changed in a free block or in a never-used block poisoned by reset.
+ * For tests and debug builds. O(capacity), plus O(bytes of free blocks) at
+ * level 2.
  * Contract violation: p is NULL (returns false). */
 bool stow_pool_check(const stow_pool_t *p);
 

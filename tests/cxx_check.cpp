@@ -4,6 +4,7 @@
 
 STOW_ARENA_DEFINE(cxx_arena, 64);
 STOW_ARENA_DEFINE_STATIC(cxx_arena_static, 64);
+STOW_POOL_DEFINE(cxx_pool, double, 4); STOW_POOL_DEFINE_STATIC(cxx_pool_static, char, 3); double *cxx_pool_new(); double *cxx_pool_new() { return stow_pool_owns(&cxx_pool_static, nullptr) ? nullptr : STOW_POOL_NEW(&cxx_pool, double); }
 
 int stow_cxx_check(void);
 int stow_cxx_check(void)

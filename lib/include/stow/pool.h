@@ -1,0 +1,288 @@
+/* stow/pool.h - fixed-size blocks with an intrusive free list (seed 004, act 2).
+ *
+ * A pool hands out blocks of one size from a static array and takes them back
+ * one by one, in any order, in O(1): the workhorse for messages, particles,
+ * buffers and anything else a firmware makes and drops at a high rate. A freed
+ * block becomes a node of the free list: its first bytes hold the link to the
+ * next free block, so the list costs no memory of its own. Blocks that were
+ * never used are handed out by a bump pointer, so a pool is ready at once, with
+ * storage that was never zeroed, and neither init nor reset touches the blocks.
+ *
+ *     struct msg { uint32_t id; uint8_t body[20]; };
+ *     STOW_POOL_DEFINE(msg_pool, struct msg, 32);       // file scope: ready, no init call
+ *     struct msg *m = STOW_POOL_NEW(&msg_pool, struct msg);  // NULL when all 32 are in use
+ *     if (m != NULL) { m->id = 7; send(m); }
+ *     stow_pool_free(&msg_pool, m);                     // NULL is ignored
+ *
+ * Blocks: sizeof(T) rounded up to a multiple of max(alignof(T), alignof(void *)),
+ * and to at least sizeof(void *) (the free-list link lives in a free block). So
+ * blocks of 1, 2 or 3 bytes take a pointer's room each; a 12-byte struct of
+ * uint32_t takes 12 bytes on a 32-bit target. Every block is aligned to
+ * max(alignof(T), alignof(void *)). Contents after alloc are unspecified.
+ *
+ * Per-block overhead: none at check levels 0 and 1 beyond that rounding;
+ * STOW_POOL_BYTES(sizeof(T), alignof(T), n) is n blocks, nothing more. Check
+ * level 2 adds one bit per block (an allocation bitmap after the blocks, in
+ * 32-bit words) and 0xDD poison in free blocks.
+ *
+ * Failures: alloc on a pool whose blocks are all in use returns NULL and counts
+ * in stats().fails. Everything listed under "contract violation" is a caller bug:
+ * it goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) and, if the hook
+ * returns, the call returns NULL / false / 0 / does nothing, and the pool, its
+ * blocks included, is exactly as it was. At level 0 a violation is undefined.
+ *
+ * Level 1 checks every pointer given to free(): it must be the start of a block
+ * of this pool that was handed out since init or the last reset (a pointer
+ * outside the pool, inside a block but not at its start, or misaligned is a
+ * violation). That test needs no division, which Cortex-M0 does not have: the
+ * offset from the first block times the multiplicative inverse of the block
+ * size's odd factor, rotated right by the block size's power-of-two factor, is
+ * the block index exactly when the offset is a whole number of blocks, and a
+ * number >= capacity otherwise (see index_of in pool.c for why; blocks of a
+ * power-of-two size multiply by 1). The inverse is computed once, by init or at
+ * compile time by STOW_POOL_DEFINE. Cost, measured on Cortex-M4 at -O2 (make
+ * bench): free() takes 8 instructions at level 0 and 23 at level 1, where the
+ * block-start test is 3 loads, a subtract, a multiply (1 cycle on M3/M4; 1 or
+ * 32 on M0/M0+, as the chip was built), a rotate and a compare-and-branch, and
+ * the "handed out" test 3 more. alloc()
+ * takes 9 instructions from the free list and 12 for a never-used block at
+ * level 0 (11 and 13 at level 1).
+ *
+ * Level 2 adds, in O(1) per call:
+ *   - double free: the allocation bitmap has the block's bit clear -> violation;
+ *   - poison: free() fills the block with 0xDD, except its first sizeof(void *)
+ *     bytes, which hold the free-list link; alloc() reports (through the assert
+ *     hook) a block whose poison changed while it was free, then hands it out
+ *     anyway, since refusing would not undo the damage. reset() poisons every
+ *     block that was handed out (O(blocks used) at level 2), and alloc() checks
+ *     those too when it bumps over them again;
+ *   - the link: before alloc() makes the next free block the head of the list,
+ *     it checks that the link names a block start of this pool, below the bump
+ *     pointer, with its bit clear (so a block that is live or already taken is
+ *     refused too). A bad link is reported and not followed: the rest of the free
+ *     list is dropped (those blocks stay unusable, and check() returns false,
+ *     until reset), which is safer than handing out a block that may be live.
+ *     A link overwritten with the address of another free block goes unseen.
+ *
+ * ISR use: stow_pool_alloc_isr() and stow_pool_free_isr() wrap the operation in
+ * stow_port_critical_enter()/exit() (PRIMASK on Cortex-M), so an interrupt
+ * handler and thread code can share a pool. Every call that changes a shared
+ * pool must then go through them (or run inside a critical section of its own):
+ * reset() and the plain alloc()/free() are not ISR-safe. Nothing else here is.
+ * A contract violation in an _isr call reaches the assert hook with interrupts
+ * masked.
+ *
+ * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
+ * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
+ *
+ * The fields of stow_pool_t are private; they are in the header only so that
+ * STOW_POOL_DEFINE can build the object with a constant initializer.
+ */
+#ifndef STOW_POOL_H
+#define STOW_POOL_H
+
+#include "config.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stow_pool stow_pool_t;
+struct stow_pool {
+    unsigned char *free_list; /* first free block (its first pointer links the next), or NULL */
+    unsigned char *bump;      /* first block never handed out since init or the last reset */
+    unsigned char *base;      /* first block */
+    unsigned char *end;       /* one past the last block; level 2: the bitmap starts here */
+    size_t stride;            /* bytes from one block to the next */
+    uintptr_t inverse;        /* inverse of stride >> shift (odd) modulo 2^(bits of uintptr_t) */
+    uint32_t shift;           /* stride's power-of-two factor: stride == odd << shift */
+    uint32_t capacity;        /* blocks */
+    uint32_t free_count;      /* blocks on the free list; in use: those below bump, minus these */
+    uint32_t peak;            /* high-water mark of in use before the last reset; see stats */
+    uint32_t fails;           /* refused allocations */
+    size_t block_size;        /* as declared, for stow_pool_alloc_checked */
+    size_t block_align;       /* as declared (0 resolved to STOW_DEFAULT_ALIGN) */
+#if STOW_CHECK_LEVEL >= 2
+    unsigned char *poison_end; /* blocks in [bump, poison_end) hold 0xDD in full */
+#endif
+};
+
+/* The alignment of every block for a declared alignment align (0 means
+ * STOW_DEFAULT_ALIGN): the free-list link needs a pointer's alignment. */
+#define STOW_POOL_BLOCK_ALIGN(align) \
+    STOW__POOL_MAX((size_t)((align) != 0u ? (size_t)(align) : (size_t)STOW_DEFAULT_ALIGN), \
+                   (size_t)STOW_ALIGNOF(void *))
+
+/* Bytes from one block to the next for blocks of size bytes aligned to align: size
+ * (at least sizeof(void *)) rounded up to STOW_POOL_BLOCK_ALIGN(align). */
+#define STOW_POOL_STRIDE(size, align)                                                   \
+    ((STOW__POOL_MAX((size_t)(size), sizeof(void *)) + STOW_POOL_BLOCK_ALIGN(align) - 1u) \
+     & ~(STOW_POOL_BLOCK_ALIGN(align) - 1u))
+
+/* Buffer bytes stow_pool_init() needs for n blocks of size bytes aligned to align:
+ * n strides at levels 0 and 1; level 2 adds the allocation bitmap, one bit per
+ * block in 32-bit words. A constant expression when its arguments are; the caller
+ * keeps n * stride within size_t (init checks it and refuses otherwise). */
+#if STOW_CHECK_LEVEL >= 2
+#define STOW__POOL_MAP_BYTES(n) ((((size_t)(n) + 31u) >> 5) * sizeof(uint32_t))
+#else
+#define STOW__POOL_MAP_BYTES(n) ((size_t)0)
+#endif
+#define STOW_POOL_BYTES(size, align, n) \
+    ((size_t)(n) * STOW_POOL_STRIDE(size, align) + STOW__POOL_MAP_BYTES(n))
+
+/* STOW_POOL_DEFINE(name, T, capacity): defines, at file scope, a ready pool `name`
+ * of capacity blocks for objects of type T (capacity a constant, 1..UINT32_MAX),
+ * and its storage, aligned to STOW_POOL_BLOCK_ALIGN(alignof(T)) and placed in
+ * the section .stow.pool.<name> (see linker/stow.ld). No init call; the storage
+ * need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name` file-local. */
+#define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(, name, T, capacity)
+#define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static, name, T, capacity)
+
+/* A T* from the pool, or NULL when it is full: stow_pool_alloc_checked() with
+ * sizeof(T) and alignof(T), so that a T larger than the pool's declared block, or
+ * more strictly aligned, is a contract violation (level >= 1) instead of an
+ * overflow. A T smaller than the block is fine. Not ISR-safe. */
+#define STOW_POOL_NEW(p, T) ((T *)stow_pool_alloc_checked((p), sizeof(T), STOW_ALIGNOF(T)))
+
+/* Makes *p an empty pool of capacity blocks of block_size bytes aligned to
+ * block_align (0: STOW_DEFAULT_ALIGN) over buf. Writes nothing into buf. O(1).
+ * block_size 0 gives pointer-sized blocks. Statistics start at zero.
+ * Returns false, changing nothing, if buf is NULL, capacity is 0, buf is not
+ * aligned to STOW_POOL_BLOCK_ALIGN(block_align), or buf_size is below
+ * STOW_POOL_BYTES(block_size, block_align, capacity) or that size overflows.
+ * Contract violation: p is NULL; block_align is not 0 or a power of two. */
+bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
+                    size_t block_align, uint32_t capacity);
+
+/* A free block, or NULL (counting a fail) when every block is in use. The block
+ * freed last is handed out first; never-used blocks in address order. O(1); at
+ * level 2 also O(block size) for the poison check.
+ * Contract violation: p is NULL. */
+void *stow_pool_alloc(stow_pool_t *p);
+
+/* stow_pool_alloc(), after checking that an object of size bytes aligned to
+ * align (0: STOW_DEFAULT_ALIGN) fits the pool's declared block: STOW_POOL_NEW's
+ * engine. O(1). Contract violation (returns NULL, fails unchanged): p is NULL;
+ * size is above the declared block size; align is not 0 or a power of two, or
+ * above the declared block alignment. */
+void *stow_pool_alloc_checked(stow_pool_t *p, size_t size, size_t align);
+
+/* Gives a block back. NULL is ignored. O(1); at level 2 also O(block size) for
+ * the poison. Contract violation (nothing changes): p is NULL; block is not the
+ * start of one of this pool's blocks (outside it, one past its end, interior,
+ * misaligned, or from another pool); block was not handed out since init or the
+ * last reset (it lies at or beyond the bump pointer); level 2: block is already
+ * free (double free). At level 1 a double free of a block handed out earlier is
+ * not detected and breaks the free list. */
+void stow_pool_free(stow_pool_t *p, void *block);
+
+/* stow_pool_alloc() and stow_pool_free() inside stow_port_critical_enter/exit:
+ * ISR-safe, and they nest (the caller's interrupt state is restored). Same
+ * results and violations; the port's critical section on top (with the Cortex-M
+ * port, 18 instructions each at level 0 instead of 9 and 8). */
+void *stow_pool_alloc_isr(stow_pool_t *p);
+void stow_pool_free_isr(stow_pool_t *p, void *block);
+
+/* True when ptr points into the pool's blocks: any byte of any block, free or in
+ * use, padding included (so an interior pointer is owned, one past the last block
+ * is not). Use it to find which pool an address came from; free() is stricter.
+ * O(1), one compare. Contract violation: p is NULL (returns false). */
+bool stow_pool_owns(const stow_pool_t *p, const void *ptr);
+
+/* Every block free again; pointers handed out earlier must not be used or freed
+ * after this. O(1) at levels 0 and 1 (the blocks are not touched: the bump
+ * pointer goes back to the first block); O(blocks handed out) at level 2, which
+ * poisons them. peak and fails are kept.
+ * Contract violation: p is NULL. */
+void stow_pool_reset(stow_pool_t *p);
+
+/* Blocks in the pool, and blocks in use now. O(1) (used: a multiply and a
+ * rotate, since the pool counts free blocks rather than used ones).
+ * Contract violation: p is NULL (returns 0). */
+uint32_t stow_pool_capacity(const stow_pool_t *p);
+uint32_t stow_pool_used(const stow_pool_t *p);
+
+/* Fills *out: capacity and used in blocks, peak (the high-water mark of used since
+ * DEFINE or init, across resets) and fails (refused allocations; contract
+ * violations are not counted). O(1): the pool hands out a never-used block only
+ * when no freed block is waiting, that is when every block below the bump
+ * pointer is in use, so the high-water mark since the last reset is the number of
+ * blocks the bump pointer has passed.
+ * Contract violation: p or out is NULL. */
+void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out);
+
+/* Walks the pool and returns false if any invariant is broken: its geometry
+ * (stride, alignment, inverse, bounds: derived again from the declared block and
+ * compared), the bump pointer, a free-list link out of range, interior or at or
+ * beyond the bump pointer, a cycle, the list length not matching the pool's count
+ * of free blocks; at level 2 also the bitmap disagreeing with the free list, and
+ * poison that changed in a free block or in a never-used block poisoned by reset.
+ * For tests and debug builds. O(capacity), plus O(bytes of free blocks) at
+ * level 2.
+ * Contract violation: p is NULL (returns false). */
+bool stow_pool_check(const stow_pool_t *p);
+
+/* ---- private: what the macros above expand to ----------------------------------- */
+
+#define STOW__POOL_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#ifdef __cplusplus
+#define STOW__POOL_STATIC_ASSERT(cond, text) static_assert(cond, text)
+#else
+#define STOW__POOL_STATIC_ASSERT(cond, text) _Static_assert(cond, text)
+#endif
+
+/* For a stride s (a constant): its lowest set bit, that bit's position, its odd
+ * factor, and that factor's inverse modulo 2^(bits of uintptr_t) by five Newton
+ * steps (each doubles the correct low bits: 3, 6, 12, 24, 48, 96). */
+#define STOW__POOL_LOWBIT(s) ((uint64_t)(s) & (0u - (uint64_t)(s)))
+#define STOW__POOL_BITPOS(b)                                                        \
+    ((((b) & UINT64_C(0xAAAAAAAAAAAAAAAA)) != 0u ? 1u : 0u) |                       \
+     (((b) & UINT64_C(0xCCCCCCCCCCCCCCCC)) != 0u ? 2u : 0u) |                       \
+     (((b) & UINT64_C(0xF0F0F0F0F0F0F0F0)) != 0u ? 4u : 0u) |                       \
+     (((b) & UINT64_C(0xFF00FF00FF00FF00)) != 0u ? 8u : 0u) |                       \
+     (((b) & UINT64_C(0xFFFF0000FFFF0000)) != 0u ? 16u : 0u) |                      \
+     (((b) & UINT64_C(0xFFFFFFFF00000000)) != 0u ? 32u : 0u))
+#define STOW__POOL_SHIFT(s) ((uint32_t)STOW__POOL_BITPOS(STOW__POOL_LOWBIT(s)))
+#define STOW__POOL_ODD(s) ((uintptr_t)((uint64_t)(s) / STOW__POOL_LOWBIT(s)))
+#define STOW__POOL_NEWTON(d, x) ((x) * ((uintptr_t)2u - (d) * (x)))
+#define STOW__POOL_INVERSE(d)                                                        \
+    STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d,                   \
+        STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d, (d))))))
+
+#if STOW_CHECK_LEVEL >= 2
+#define STOW__POOL_POISON_INIT(buf) , (buf)
+#else
+#define STOW__POOL_POISON_INIT(buf)
+#endif
+
+/* The block type gives the stride a short name, so that the inverse's expansion
+ * stays small. */
+#define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
+    STOW__POOL_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,              \
+                             "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");   \
+    typedef unsigned char stow__pool_block_##name[STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T))]; \
+    STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(pool, name)     \
+    static unsigned char stow__pool_buf_##name[STOW_POOL_BYTES(sizeof(T), STOW_ALIGNOF(T), cap)]; \
+    linkage stow_pool_t name = {                                                      \
+        NULL,                                                                         \
+        stow__pool_buf_##name,                                                        \
+        stow__pool_buf_##name,                                                        \
+        stow__pool_buf_##name + (size_t)(cap) * sizeof(stow__pool_block_##name),      \
+        sizeof(stow__pool_block_##name),                                              \
+        STOW__POOL_INVERSE(STOW__POOL_ODD(sizeof(stow__pool_block_##name))),          \
+        STOW__POOL_SHIFT(sizeof(stow__pool_block_##name)),                            \
+        (uint32_t)(cap),                                                              \
+        0u,                                                                           \
+        0u,                                                                           \
+        0u,                                                                           \
+        sizeof(T),                                                                    \
+        STOW_ALIGNOF(T) STOW__POOL_POISON_INIT(stow__pool_buf_##name)}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOW_POOL_H */

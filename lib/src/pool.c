@@ -1,0 +1,359 @@
+/* pool.c - fixed-size blocks with an intrusive free list. See stow/pool.h.
+ *
+ * Representation: blocks [base, end), stride bytes apart. Blocks in [base, bump)
+ * have been handed out since init or the last reset; each of them is either in
+ * use or on the free list, a NULL-terminated list threaded through the first
+ * pointer of each free block. Blocks in [bump, end) were never handed out and
+ * their bytes mean nothing. So init and reset touch no block, and alloc takes the
+ * head of the free list or, when the list is empty, the block at bump.
+ *
+ * The pool counts the blocks on its free list, not the blocks in use: used is
+ * the blocks below bump minus free_count, so taking a never-used block updates no
+ * counter at all. And the bump pointer moves only when every block below it is in
+ * use, so the number of blocks below it is the high-water mark of used since the
+ * last reset: peak is brought up to date only by reset, and neither alloc nor
+ * free touches it.
+ *
+ * Invariants (stow_pool_check tests each one):
+ *   - stride, shift and inverse are what layout_of() derives from block_size,
+ *     block_align (a power of two) and capacity; base is aligned to the block
+ *     alignment; end == base + capacity * stride; peak <= capacity;
+ *   - bump is a block boundary in [base, end];
+ *   - every free-list node is a block start below bump, no cycle, and the list
+ *     is free_count long;
+ *   - level 2: bitmap bit i (at end) is set exactly for the blocks below bump that
+ *     are in use; free blocks hold 0xDD after their link; blocks in
+ *     [bump, poison_end) hold 0xDD in full.
+ */
+#include "stow/pool.h"
+#include "internal.h"
+
+#define LINK_BYTES sizeof(unsigned char *)
+#define LINK_ALIGN (size_t)STOW_ALIGNOF(void *)
+#define UINTPTR_BITS (sizeof(uintptr_t) * CHAR_BIT)
+
+#if STOW_CHECK_LEVEL >= 2
+/* The bitmap sits right after the blocks, which end on a pointer boundary. */
+STOW__POOL_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
+                         "the allocation bitmap needs the blocks to end 32-bit aligned");
+#endif
+
+static inline unsigned char *link_of(const unsigned char *block)
+{
+    return *(unsigned char *const *)(const void *)block;
+}
+
+static inline void set_link(unsigned char *block, unsigned char *next)
+{
+    *(unsigned char **)(void *)block = next;
+}
+
+/* The index of the block that starts at ptr, or a number >= capacity when ptr is
+ * not a block start of this pool (below base, at or beyond end, interior or
+ * misaligned). No division: Cortex-M0 has none. With N the bits of uintptr_t and
+ * stride == odd << shift, f(offset) = rotate_right(offset * inverse, shift) is a
+ * bijection on N-bit numbers (multiplying by an odd number modulo 2^N can be
+ * undone, and so can a rotation). For i < capacity, f(i * stride) = i, because
+ * i * stride * inverse = i << shift, which does not wrap (capacity * stride fits
+ * size_t). Those capacity offsets take every value below capacity, so every other
+ * offset, ptr - base taken modulo 2^N, lands at capacity or above. */
+static inline uintptr_t index_of(const stow_pool_t *p, const void *ptr)
+{
+    uintptr_t x = ((uintptr_t)ptr - (uintptr_t)p->base) * p->inverse;
+    return (x >> p->shift) | (x << ((0u - p->shift) & (UINTPTR_BITS - 1u)));
+}
+
+/* What init derives from the declared block and the capacity. check() derives it
+ * again from the declaration stored in the pool and compares, so the two share
+ * this code. False when the sizes overflow or capacity is 0. */
+struct layout {
+    size_t align;      /* of every block */
+    size_t stride;
+    size_t blocks;     /* capacity * stride */
+    uintptr_t inverse; /* of stride's odd factor */
+    uint32_t shift;    /* stride's power-of-two factor */
+};
+
+static STOW__NOINLINE bool layout_of(size_t block_size, size_t declared_align, uint32_t capacity,
+                                     struct layout *l)
+{
+    size_t align = declared_align > LINK_ALIGN ? declared_align : LINK_ALIGN;
+    size_t stride = stow__round_up(block_size > LINK_BYTES ? block_size : LINK_BYTES, align);
+    if (stride == 0u || capacity == 0u || capacity > SIZE_MAX / stride) {
+        return false;
+    }
+    uint32_t shift = 0u;
+    while (((stride >> shift) & 1u) == 0u) {
+        shift++;
+    }
+    uintptr_t odd = (uintptr_t)(stride >> shift);
+    uintptr_t inverse = odd; /* right in 3 bits; each step doubles that */
+    for (int i = 0; i < 5; i++) {
+        inverse *= (uintptr_t)2u - odd * inverse;
+    }
+    l->align = align;
+    l->stride = stride;
+    l->blocks = (size_t)capacity * stride;
+    l->inverse = inverse;
+    l->shift = shift;
+    return true;
+}
+
+bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
+                    size_t block_align, uint32_t capacity)
+{
+    STOW__REQUIRE(p != NULL, false);
+    STOW__REQUIRE((block_align & (block_align - 1u)) == 0u, false); /* 0 or a power of two */
+    size_t declared = block_align != 0u ? block_align : (size_t)STOW_DEFAULT_ALIGN;
+    struct layout l;
+    if (buf == NULL || !layout_of(block_size, declared, capacity, &l) ||
+        !stow__is_aligned(buf, l.align)) {
+        return false;
+    }
+    size_t need = l.blocks + STOW__POOL_MAP_BYTES(capacity);
+    if (need < l.blocks || need > buf_size) {
+        return false;
+    }
+    unsigned char *b = (unsigned char *)buf;
+    p->free_list = NULL;
+    p->bump = b;
+    p->base = b;
+    p->end = b + l.blocks;
+    p->stride = l.stride;
+    p->inverse = l.inverse;
+    p->shift = l.shift;
+    p->capacity = capacity;
+    p->free_count = 0u;
+    p->peak = 0u;
+    p->fails = 0u;
+    p->block_size = block_size;
+    p->block_align = declared;
+#if STOW_CHECK_LEVEL >= 2
+    p->poison_end = b;
+#endif
+    return true;
+}
+
+#if STOW_CHECK_LEVEL >= 2
+static inline uint32_t *map_of(const stow_pool_t *p) { return (uint32_t *)(void *)p->end; }
+
+static inline bool in_use(const stow_pool_t *p, uintptr_t i)
+{
+    return ((map_of(p)[i >> 5] >> (i & 31u)) & 1u) != 0u;
+}
+
+static inline void mark(stow_pool_t *p, uintptr_t i, bool used)
+{
+    uint32_t bit = UINT32_C(1) << (i & 31u);
+    uint32_t *word = &map_of(p)[i >> 5];
+    *word = used ? *word | bit : *word & ~bit;
+}
+
+/* True when q may become the head of the free list: a block start below bump
+ * whose bit says free. */
+static bool is_free_block(const stow_pool_t *p, const unsigned char *q)
+{
+    uintptr_t i = index_of(p, q);
+    return i < p->capacity && q < p->bump && !in_use(p, i);
+}
+
+/* Level 2 half of taking block b off the free list: its poison is checked, its bit
+ * set, and its link checked before anyone follows it. Returns the new head. */
+static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
+{
+    if (!stow__poison_intact(b + LINK_BYTES, p->stride - LINK_BYTES)) {
+        stow_port_assert_failed("pool block written after free", __FILE__, __LINE__);
+    }
+    mark(p, index_of(p, b), true); /* first, so that a link back to b is refused */
+    unsigned char *next = link_of(b);
+    if (next != NULL && !is_free_block(p, next)) {
+        stow_port_assert_failed("pool free-list link corrupted", __FILE__, __LINE__);
+        p->free_count = 0u; /* the dropped blocks count as in use until reset */
+        return NULL;
+    }
+    p->free_count--;
+    return next;
+}
+
+/* Level 2 half of handing out the never-used block b. */
+static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
+{
+    if (b < p->poison_end && !stow__poison_intact(b, p->stride)) {
+        stow_port_assert_failed("pool block written after reset", __FILE__, __LINE__);
+    }
+    mark(p, index_of(p, b), true);
+}
+#endif
+
+void *stow_pool_alloc(stow_pool_t *p)
+{
+    STOW__REQUIRE(p != NULL, NULL);
+    unsigned char *b = p->free_list;
+    if (b != NULL) {
+#if STOW_CHECK_LEVEL >= 2
+        p->free_list = take_free(p, b);
+#else
+        p->free_list = link_of(b);
+        p->free_count--;
+#endif
+        return b;
+    }
+    b = p->bump;
+    if (b == p->end) {
+        p->fails++;
+        return NULL;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    take_fresh(p, b);
+#endif
+    p->bump = b + p->stride;
+    return b;
+}
+
+void *stow_pool_alloc_checked(stow_pool_t *p, size_t size, size_t align)
+{
+    STOW__REQUIRE(p != NULL, NULL);
+    STOW__REQUIRE(size <= p->block_size, NULL);
+    STOW__REQUIRE((align & (align - 1u)) == 0u, NULL); /* 0 or a power of two */
+    STOW__REQUIRE((align != 0u ? align : (size_t)STOW_DEFAULT_ALIGN) <= p->block_align, NULL);
+    (void)size;
+    (void)align;
+    return stow_pool_alloc(p);
+}
+
+void stow_pool_free(stow_pool_t *p, void *block)
+{
+    STOW__REQUIRE_VOID(p != NULL);
+    if (block == NULL) {
+        return;
+    }
+    unsigned char *b = (unsigned char *)block;
+    STOW__REQUIRE_VOID(index_of(p, b) < p->capacity); /* a block start of this pool */
+    STOW__REQUIRE_VOID(b < p->bump);                  /* handed out since init or reset */
+#if STOW_CHECK_LEVEL >= 2
+    uintptr_t i = index_of(p, b);
+    STOW__REQUIRE_VOID(in_use(p, i)); /* not freed already */
+    mark(p, i, false);
+    stow__release(b + LINK_BYTES, p->stride - LINK_BYTES);
+#endif
+    set_link(b, p->free_list);
+    p->free_list = b;
+    p->free_count++;
+}
+
+void *stow_pool_alloc_isr(stow_pool_t *p)
+{
+    uint32_t state = stow_port_critical_enter();
+    void *b = stow_pool_alloc(p);
+    stow_port_critical_exit(state);
+    return b;
+}
+
+void stow_pool_free_isr(stow_pool_t *p, void *block)
+{
+    uint32_t state = stow_port_critical_enter();
+    stow_pool_free(p, block);
+    stow_port_critical_exit(state);
+}
+
+bool stow_pool_owns(const stow_pool_t *p, const void *ptr)
+{
+    STOW__REQUIRE(p != NULL, false);
+    return (uintptr_t)ptr - (uintptr_t)p->base < (uintptr_t)(p->end - p->base);
+}
+
+/* Blocks the bump pointer has passed: the high-water mark since the last reset. */
+static inline uint32_t bumped(const stow_pool_t *p) { return (uint32_t)index_of(p, p->bump); }
+
+void stow_pool_reset(stow_pool_t *p)
+{
+    STOW__REQUIRE_VOID(p != NULL);
+    uint32_t n = bumped(p);
+    if (n > p->peak) {
+        p->peak = n;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__release(p->base, (size_t)(p->bump - p->base));
+    if (p->poison_end < p->bump) {
+        p->poison_end = p->bump;
+    }
+#endif
+    p->free_list = NULL;
+    p->bump = p->base;
+    p->free_count = 0u;
+}
+
+uint32_t stow_pool_capacity(const stow_pool_t *p)
+{
+    STOW__REQUIRE(p != NULL, 0u);
+    return p->capacity;
+}
+
+uint32_t stow_pool_used(const stow_pool_t *p)
+{
+    STOW__REQUIRE(p != NULL, 0u);
+    return bumped(p) - p->free_count;
+}
+
+void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
+{
+    STOW__REQUIRE_VOID(p != NULL && out != NULL);
+    uint32_t n = bumped(p);
+    out->capacity = p->capacity;
+    out->used = n - p->free_count;
+    out->peak = n > p->peak ? n : p->peak;
+    out->fails = p->fails;
+}
+
+static bool geometry_is_sound(const stow_pool_t *p)
+{
+    struct layout l;
+    return p->base != NULL && stow__is_pow2(p->block_align) &&
+           layout_of(p->block_size, p->block_align, p->capacity, &l) && l.stride == p->stride &&
+           l.inverse == p->inverse && l.shift == p->shift && stow__is_aligned(p->base, l.align) &&
+           (uintptr_t)p->end - (uintptr_t)p->base == l.blocks &&
+           (p->bump == p->end || index_of(p, p->bump) < p->capacity) &&
+           p->peak <= p->capacity;
+}
+
+bool stow_pool_check(const stow_pool_t *p)
+{
+    STOW__REQUIRE(p != NULL, false);
+    if (!geometry_is_sound(p)) {
+        return false;
+    }
+    uint32_t below_bump = bumped(p);
+    uint32_t free_blocks = 0u;
+    for (const unsigned char *q = p->free_list; q != NULL; q = link_of(q)) {
+        /* A node out of range is not followed; more nodes than blocks is a cycle. */
+        if (index_of(p, q) >= p->capacity || q >= p->bump || free_blocks == below_bump) {
+            return false;
+        }
+#if STOW_CHECK_LEVEL >= 2
+        if (in_use(p, index_of(p, q)) ||
+            !stow__poison_intact(q + LINK_BYTES, p->stride - LINK_BYTES)) {
+            return false;
+        }
+#endif
+        free_blocks++;
+    }
+    if (free_blocks != p->free_count) {
+        return false;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    /* The listed blocks are distinct and clear; as many more as are in use must be
+     * set, so the bitmap and the list agree block for block. */
+    uint32_t set = 0u;
+    for (uint32_t i = 0u; i < below_bump; i++) {
+        set += in_use(p, i) ? 1u : 0u;
+    }
+    if (set != below_bump - free_blocks || p->poison_end < p->base || p->poison_end > p->end) {
+        return false;
+    }
+    if (p->poison_end > p->bump &&
+        !stow__poison_intact(p->bump, (size_t)(p->poison_end - p->bump))) {
+        return false;
+    }
+#endif
+    return true;
+}

@@ -228,12 +228,6 @@ bool stow_pool_check(const stow_pool_t *p);
 
 #define STOW__POOL_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-#ifdef __cplusplus
-#define STOW__POOL_STATIC_ASSERT(cond, text) static_assert(cond, text)
-#else
-#define STOW__POOL_STATIC_ASSERT(cond, text) _Static_assert(cond, text)
-#endif
-
 /* For a stride s (a constant): its lowest set bit, that bit's position, its odd
  * factor, and that factor's inverse modulo 2^(bits of uintptr_t) by five Newton
  * steps (each doubles the correct low bits: 3, 6, 12, 24, 48, 96). */
@@ -261,7 +255,7 @@ bool stow_pool_check(const stow_pool_t *p);
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
 #define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
-    STOW__POOL_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,              \
+    STOW_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,              \
                              "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");   \
     typedef unsigned char stow__pool_block_##name[STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T))]; \
     STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(pool, name)     \

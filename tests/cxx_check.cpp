@@ -4,6 +4,7 @@
 
 STOW_ARENA_DEFINE(cxx_arena, 64);
 STOW_ARENA_DEFINE_STATIC(cxx_arena_static, 64);
+STOW_GENPOOL_DEFINE(cxx_genpool, double, 3); STOW_GENPOOL_DEFINE_STATIC(cxx_genpool_static, char, 5); STOW_GENPOOL_DEFINE_TYPED_STATIC(cxx_genpool_typed, int, 2); int stow_cxx_genpool(void); int stow_cxx_genpool(void) { double d = 1.0; char c = 'c'; int i = 2; cxx_genpool_typed_handle_t t = cxx_genpool_typed_insert(&i); return (stow_genpool_get(&cxx_genpool, stow_genpool_insert(&cxx_genpool, &d)) != nullptr && !stow_handle_is_null(stow_genpool_insert(&cxx_genpool_static, &c)) && cxx_genpool_typed_get(t) != nullptr) ? 0 : 1; }
 
 int stow_cxx_check(void);
 int stow_cxx_check(void)

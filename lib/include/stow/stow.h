@@ -5,6 +5,7 @@
  * malloc and no libc. Each module has its own header; this one includes them all.
  *
  *   arena.h    linear (bump) allocator: marks, rewind, reset, a chain of blocks
+ *   genpool.h  generational arena: items that stay put, handles that go stale
  *
  *   config.h   every option and its default      port.h    what a platform supplies
  *   handle.h   generational handles              stats.h   the statistics struct
@@ -17,5 +18,6 @@
 #include "handle.h"
 #include "stats.h"
 #include "arena.h"
+#include "genpool.h"
 
 #endif /* STOW_H */

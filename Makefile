@@ -121,6 +121,11 @@ endef
 $(foreach cc,gcc clang,$(foreach opt,O0 O2,$(foreach lvl,0 1 2,\
     $(eval $(call HOST_TEST,host-$(cc)-$(opt)-L$(lvl),$(CC_$(cc)),\
         -$(opt) -g -DSTOW_CHECK_LEVEL=$(lvl))))))
+# Generation overflow for real: 4 generation bits, in both overflow modes.
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-wrap,$(CC_gcc),-O2 -g -DSTOW_CHECK_LEVEL=1 \
+    -DSTOW_HANDLE_INDEX_BITS=28))
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),-O2 -g -DSTOW_CHECK_LEVEL=1 \
+    -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 SANITIZE := -fsanitize=address -fsanitize=undefined -fno-sanitize-recover=all
 $(eval $(call HOST_TEST,host-gcc-asan-ubsan-L2,$(CC_gcc),-O1 -g -fno-omit-frame-pointer \
     $(SANITIZE) -DSTOW_CHECK_LEVEL=2))

@@ -4,7 +4,11 @@
 
 STOW_ARENA_DEFINE(cxx_arena, 64);
 STOW_ARENA_DEFINE_STATIC(cxx_arena_static, 64);
-STOW_POOL_DEFINE(cxx_pool, double, 4); STOW_POOL_DEFINE_STATIC(cxx_pool_static, char, 3); double *cxx_pool_new(); double *cxx_pool_new() { return stow_pool_owns(&cxx_pool_static, nullptr) ? nullptr : STOW_POOL_NEW(&cxx_pool, double); }
+STOW_POOL_DEFINE(cxx_pool, double, 4);
+STOW_POOL_DEFINE_STATIC(cxx_pool_static, char, 3);
+STOW_GENPOOL_DEFINE(cxx_genpool, double, 3);
+STOW_GENPOOL_DEFINE_STATIC(cxx_genpool_static, char, 5);
+STOW_GENPOOL_DEFINE_TYPED_STATIC(cxx_genpool_typed, int, 2);
 
 int stow_cxx_check(void);
 int stow_cxx_check(void)
@@ -12,5 +16,15 @@ int stow_cxx_check(void)
     stow_handle_t h = STOW_HANDLE_NULL;
     int *x = STOW_ARENA_NEW(&cxx_arena, int);
     char *xs = STOW_ARENA_NEW_ARRAY(&cxx_arena_static, char, 8);
-    return (stow_handle_is_null(h) && x != nullptr && xs != nullptr) ? 0 : 1;
+    double *d = STOW_POOL_NEW(&cxx_pool, double);
+    char *c = STOW_POOL_NEW(&cxx_pool_static, char);
+    double one = 1.0;
+    char letter = 'c';
+    int two = 2;
+    cxx_genpool_typed_handle_t t = cxx_genpool_typed_insert(&two);
+    bool ok = stow_handle_is_null(h) && x != nullptr && xs != nullptr && d != nullptr && c != nullptr &&
+              stow_genpool_get(&cxx_genpool, stow_genpool_insert(&cxx_genpool, &one)) != nullptr &&
+              !stow_handle_is_null(stow_genpool_insert(&cxx_genpool_static, &letter)) &&
+              cxx_genpool_typed_get(t) != nullptr;
+    return ok ? 0 : 1;
 }

@@ -6,6 +6,7 @@
  *
  *   arena.h    linear (bump) allocator: marks, rewind, reset, a chain of blocks
  *   pool.h     fixed-size blocks, intrusive free list, O(1) alloc/free, ISR variants
+ *   genpool.h  generational arena: items that stay put, handles that go stale
  *
  *   config.h   every option and its default      port.h    what a platform supplies
  *   handle.h   generational handles              stats.h   the statistics struct
@@ -19,5 +20,6 @@
 #include "stats.h"
 #include "arena.h"
 #include "pool.h"
+#include "genpool.h"
 
 #endif /* STOW_H */

@@ -1,0 +1,590 @@
+/* genpool.c - generational arena. See stow/genpool.h.
+ *
+ * Representation: items[capacity] at a fixed stride, words[capacity] (one uint32_t
+ * per slot) and bits[] (one occupancy bit per slot). With IB index bits and the
+ * index mask M, slot i's word w is
+ *     live:     w == gen << IB | i            (gen >= 1: w is the item's handle)
+ *     free:     w == gen << IB | link, link != i   (gen >= 1: the generation the slot
+ *                                           hands out next; link: next free slot)
+ *     retired:  w == i ^ 1                    (generation 0: never handed out again)
+ * so "live" is (w & M) == i, get() is one comparison of the handle with the word,
+ * and a null handle (0) matches no word: a live word has gen >= 1 and a free or
+ * retired word has low bits other than its index.
+ *
+ * Regions, with top = max(bump, reached):
+ *   [0, bump)      current: live, free (on the free list) or retired; bits valid.
+ *   [bump, top)    used before the last clear(), not reached again since: the words
+ *                  are valid (a live-looking word is an item that clear() killed),
+ *                  the bits are not.
+ *   [top, cap)     never used: nothing is read.
+ * The bottom node of the free list has an arbitrary link (anything but its own
+ * index); free_count, not a sentinel, says where the list ends, so every index fits
+ * the index bits even when capacity == 2^IB.
+ *
+ * Invariants (stow_genpool_check tests each one):
+ *   - bump <= capacity, reached <= capacity;
+ *   - below bump, bit i is 1 exactly for live slots, and live slots number
+ *     bump - free_count - retired_below (there is no count field to disagree);
+ *   - the free list has free_count distinct nodes, all free slots below bump, and
+ *     every free slot below bump is on it;
+ *   - the retired words below top number `retired`, those below bump
+ *     `retired_below`, and none exist in WRAP mode;
+ *   - bump_limit is 0 while bump < reached, else capacity;
+ *   - copy_words is 0 or item_size / 4 (then the stride is a multiple of 4 too);
+ *   - stride == odd << shift with odd * inverse == 1 (mod 2^32), item_size <= stride;
+ *   - level 2: every slot below top that is not live holds 0xDD in its item bytes.
+ */
+#include "stow/genpool.h"
+#include "internal.h"
+
+#define MASK STOW_HANDLE_INDEX_MASK
+#define GEN_ONE (UINT32_C(1) << STOW_HANDLE_INDEX_BITS) /* generation 1, index 0 */
+
+static inline uint32_t *words_of(const stow_genpool_t *g) { return (uint32_t *)g->words; }
+static inline uint32_t *bits_of(const stow_genpool_t *g) { return (uint32_t *)g->bits; }
+
+static inline unsigned char *item_at(const stow_genpool_t *g, uint32_t i)
+{
+    return g->items + (size_t)i * g->stride;
+}
+
+static inline void set_bit(uint32_t *bits, uint32_t i) { bits[i >> 5] |= UINT32_C(1) << (i & 31u); }
+static inline void clear_bit(uint32_t *bits, uint32_t i) { bits[i >> 5] &= ~(UINT32_C(1) << (i & 31u)); }
+static inline bool bit_of(const uint32_t *bits, uint32_t i) { return ((bits[i >> 5] >> (i & 31u)) & 1u) != 0u; }
+
+static inline stow_handle_t handle_from(uint32_t bits)
+{
+    stow_handle_t h;
+    h.bits = bits;
+    return h;
+}
+
+/* The word a retired slot i keeps: generation 0 and index bits other than i. */
+static inline uint32_t retired_word(uint32_t i) { return (i ^ 1u) & MASK; }
+
+/* Live items: every slot below bump is live, free or retired. No field of its own,
+ * so that insert and remove need not keep one up to date. */
+static inline uint32_t live_count(const stow_genpool_t *g)
+{
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+    return g->bump - g->free_count - g->retired_below;
+#else
+    return g->bump - g->free_count; /* retired_below stays 0 */
+#endif
+}
+
+/* peak follows the live count only when the count is about to fall (remove,
+ * clear): it only grows in between, so stats() reports max(peak, live) and insert
+ * never touches peak. */
+static inline void note_peak(stow_genpool_t *g)
+{
+    uint32_t live = live_count(g);
+    if (live > g->peak) {
+        g->peak = live;
+    }
+}
+
+bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
+                       size_t item_align, uint32_t capacity)
+{
+    STOW__REQUIRE(g != NULL, false);
+    STOW__REQUIRE((item_align & (item_align - 1u)) == 0u, false); /* 0 or a power of two */
+    size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
+    size_t stride = stow__round_up(item_size, align); /* 0 for no item, or on overflow */
+    /* In 64 bits, with the stride below 4 GiB, none of these sums can wrap. */
+    uint64_t items_bytes = (uint64_t)(stride <= UINT32_MAX ? stride : 0u) * capacity;
+    uint64_t words_offset = (items_bytes + 3u) & ~(uint64_t)3u;
+    uint64_t bits_offset = words_offset + 4u * (uint64_t)capacity;
+    uint64_t need = bits_offset + 4u * (((uint64_t)capacity + 31u) >> 5);
+    if (buf == NULL || items_bytes == 0u || items_bytes > UINT32_MAX ||
+        capacity > STOW_HANDLE_MAX_CAPACITY || need > (uint64_t)buf_size ||
+        !stow__is_aligned(buf, align > 4u ? align : 4u)) {
+        return false;
+    }
+    unsigned char *b = (unsigned char *)buf;
+    uint32_t odd = (uint32_t)stride, shift = 0u;
+    while ((odd & 1u) == 0u) {
+        odd >>= 1;
+        shift++;
+    }
+    uint32_t inverse = (odd * 3u) ^ 2u; /* right in the low 5 bits; each step doubles that */
+    for (int step = 0; step < 3; step++) {
+        inverse *= 2u - odd * inverse;
+    }
+    g->items = b;
+    g->words = b + (size_t)words_offset;
+    g->bits = b + (size_t)bits_offset;
+    g->stride = (uint32_t)stride;
+    g->bump = 0u;
+    g->bump_limit = capacity;
+    g->free_head = 0u;
+    g->free_count = 0u;
+    g->retired_below = 0u;
+    g->capacity = capacity;
+    g->reached = 0u;
+    g->item_size = (uint32_t)item_size;
+    g->copy_words = STOW__GENPOOL_COPY_WORDS(item_size, align);
+    g->shift = shift;
+    g->inverse = inverse;
+    g->retired = 0u;
+    g->peak = 0u;
+    g->fails = 0u;
+    return true;
+}
+
+#if STOW_CHECK_LEVEL >= 2
+/* A released slot is handed out again: report bytes written since its release. */
+static void take_poisoned(const stow_genpool_t *g, uint32_t i)
+{
+    if (!stow__poison_intact(item_at(g, i), g->item_size)) {
+        stow_port_assert_failed("genpool item written after remove or clear", __FILE__, __LINE__);
+    }
+}
+#endif
+
+/* Slot i, free or never used until now, becomes live with word w. */
+static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
+{
+    words_of(g)[i] = w;
+    set_bit(bits_of(g), i);
+    return w;
+}
+
+/* The bump index is below `reached` (the slot it names was used before the last
+ * clear()) or at the capacity (full). A used-before slot goes on with the
+ * generation its word says: one past a live (cleared) one, or the one a free slot
+ * was waiting to hand out. Slots whose generations are used up are stepped over and
+ * retired, so this loops only in STOW_GEN_RETIRE mode. Returns the new live word,
+ * or 0, counting a fail, when the pool is full. */
+static inline uint32_t take_used_before(stow_genpool_t *g)
+{
+    uint32_t *words = words_of(g);
+    uint32_t w = 0u;
+    while (w == 0u && g->bump < g->capacity) {
+        uint32_t i = g->bump++;
+        if (i >= g->reached) {
+            w = make_live(g, i, GEN_ONE | i); /* past every slot used before */
+            break;
+        }
+        uint32_t old = words[i];
+        uint32_t next;
+        if ((old & MASK) == i) { /* live when cleared: its next generation */
+            next = (old | MASK) + 1u;
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+            next = next != 0u ? next : GEN_ONE;
+#endif
+        } else {
+            next = old & ~MASK; /* free: the generation it kept; retired: 0 */
+        }
+        if (next != 0u) {
+#if STOW_CHECK_LEVEL >= 2
+            take_poisoned(g, i);
+#endif
+            w = make_live(g, i, next | i);
+            break;
+        }
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+        if (old != retired_word(i)) { /* its last generation died in the clear */
+            words[i] = retired_word(i);
+            g->retired++;
+        }
+        g->retired_below++;
+        clear_bit(bits_of(g), i);
+#endif
+    }
+    g->bump_limit = g->bump < g->reached ? 0u : g->capacity;
+    if (w == 0u) {
+        g->fails++;
+    }
+    return w;
+}
+
+/* Takes a slot from the free list or, failing that, the next never-used one, and
+ * makes it live: its handle to *w, its index to *i. False when neither is there:
+ * then the caller goes to take_used_before(), out of line, so that the two common
+ * cases stay short. */
+static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
+{
+    uint32_t *words = words_of(g);
+    uint32_t free_count = g->free_count; /* read before any store through words */
+    uint32_t slot, word;
+    if (free_count != 0u) {
+        slot = g->free_head;
+        uint32_t old = words[slot];
+        uint32_t link = old & MASK;
+        g->free_count = free_count - 1u;
+        g->free_head = link;
+        word = old + (slot - link); /* the generation it kept, its own index */
+        words[slot] = word;
+#if STOW_CHECK_LEVEL >= 2
+        take_poisoned(g, slot);
+#endif
+    } else {
+        slot = g->bump;
+        if (slot >= g->bump_limit) { /* full, or slots used before a clear() come first */
+            return false;
+        }
+        g->bump = slot + 1u;
+        word = GEN_ONE | slot;
+        words[slot] = word;
+    }
+    set_bit(bits_of(g), slot);
+    *i = slot;
+    *w = word;
+    return true;
+}
+
+/* Copies or zeroes a whole item, a word at a time when the pool's items allow it
+ * (copy_words; the source is then aligned by insert's contract). */
+static inline void copy_item(const stow_genpool_t *g, unsigned char *dst, const unsigned char *src)
+{
+    uint32_t n = g->copy_words;
+    if (n != 0u) {
+        uint32_t *d = (uint32_t *)(void *)dst;
+        const uint32_t *s = (const uint32_t *)(const void *)src;
+        do {
+            *d++ = *s++;
+        } while (--n != 0u);
+    } else {
+        stow__copy(dst, src, g->item_size);
+    }
+}
+
+static inline void zero_item(const stow_genpool_t *g, unsigned char *dst)
+{
+    uint32_t n = g->copy_words;
+    if (n != 0u) {
+        uint32_t *d = (uint32_t *)(void *)dst;
+        do {
+            n--;
+            d[n] = 0u;
+        } while (n != 0u);
+    } else {
+        stow__fill(dst, 0u, g->item_size);
+    }
+}
+
+/* The slow half of insert (src: the item) and alloc (src NULL: zeroed): slots used
+ * before a clear(), or a full pool. Returns the handle's bits, 0 when full. */
+static STOW__NOINLINE uint32_t take_slow(stow_genpool_t *g, const void *src)
+{
+    uint32_t w = take_used_before(g);
+    if (w != 0u) {
+        unsigned char *item = item_at(g, w & MASK);
+        if (src != NULL) {
+            copy_item(g, item, (const unsigned char *)src);
+        } else {
+            zero_item(g, item);
+        }
+    }
+    return w;
+}
+
+void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
+{
+    STOW__REQUIRE(g != NULL, NULL);
+    uint32_t i, w;
+    if (!take_fast(g, &i, &w)) {
+        w = take_slow(g, NULL);
+        i = w & MASK;
+        if (out != NULL) {
+            out->bits = w;
+        }
+        return w != 0u ? item_at(g, i) : NULL;
+    }
+    if (out != NULL) {
+        out->bits = w;
+    }
+    unsigned char *item = item_at(g, i);
+    zero_item(g, item);
+    return item;
+}
+
+stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
+{
+    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__REQUIRE(item != NULL, STOW_HANDLE_NULL);
+    STOW__REQUIRE(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u, STOW_HANDLE_NULL);
+    uint32_t i, w;
+    if (!take_fast(g, &i, &w)) {
+        return handle_from(take_slow(g, item));
+    }
+    copy_item(g, item_at(g, i), (const unsigned char *)item);
+    return handle_from(w);
+}
+
+void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__REQUIRE(g != NULL, NULL);
+    uint32_t i = h.bits & MASK;
+    /* Below bump every word is valid, and only a live slot's word equals a handle. */
+    if (i >= g->bump || words_of(g)[i] != h.bits) {
+        return NULL;
+    }
+    return item_at(g, i);
+}
+
+bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__REQUIRE(g != NULL, false);
+    uint32_t i = h.bits & MASK;
+    return i < g->bump && words_of(g)[i] == h.bits;
+}
+
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* The last generation of slot i was removed: retire the slot. */
+static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
+{
+    note_peak(g);
+    words_of(g)[i] = retired_word(i);
+    g->retired++;
+    g->retired_below++;
+    clear_bit(bits_of(g), i);
+    stow__release(item_at(g, i), g->item_size);
+}
+#endif
+
+bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__REQUIRE(g != NULL, false);
+    uint32_t i = h.bits & MASK;
+    uint32_t *words = words_of(g);
+    uint32_t bump = g->bump;
+    if (i >= bump || words[i] != h.bits) {
+        return false;
+    }
+    uint32_t next = h.bits + GEN_ONE; /* the next generation; carries out past the last */
+    if (next < GEN_ONE) {
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+        next += GEN_ONE;
+#else
+        remove_last_generation(g, i);
+        return true;
+#endif
+    }
+    /* Every field read before the first store through words, which the compiler
+     * must assume could alias them. */
+    uint32_t free_count = g->free_count;
+    uint32_t link = g->free_head;
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+    uint32_t live = bump - free_count - g->retired_below;
+#else
+    uint32_t live = bump - free_count;
+#endif
+    uint32_t *bits = bits_of(g);
+    if (live > g->peak) { /* the live count is about to fall: see note_peak() */
+        g->peak = live;
+    }
+    if (link == i) { /* only when the list is empty: the bottom's link must not be i */
+        link ^= 1u;
+    }
+    g->free_head = i;
+    g->free_count = free_count + 1u;
+    words[i] = (next ^ i) | link; /* next's index bits are i's */
+    clear_bit(bits, i);
+    stow__release(item_at(g, i), g->item_size);
+    return true;
+}
+
+stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
+{
+    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    uintptr_t n = (uintptr_t)item - (uintptr_t)g->items;
+    STOW__REQUIRE(item != NULL && n < (uintptr_t)g->capacity * g->stride, STOW_HANDLE_NULL);
+    STOW__REQUIRE((n & ((UINT32_C(1) << g->shift) - 1u)) == 0u, STOW_HANDLE_NULL);
+    /* n = i * stride exactly iff (n >> shift) * inverse < capacity: a product of a
+     * non-multiple of the odd part lands above (2^32 - 1) / odd >= capacity. */
+    uint32_t i = (uint32_t)(n >> g->shift) * g->inverse;
+    STOW__REQUIRE(i < g->capacity, STOW_HANDLE_NULL);
+    if (i >= g->bump) {
+        return STOW_HANDLE_NULL; /* never handed out since the last clear */
+    }
+    uint32_t w = words_of(g)[i];
+    return handle_from((w & MASK) == i ? w : 0u);
+}
+
+void stow_genpool_clear(stow_genpool_t *g)
+{
+    STOW__REQUIRE_VOID(g != NULL);
+#if STOW_CHECK_LEVEL >= 2
+    const uint32_t *words = words_of(g);
+    for (uint32_t i = 0u; i < g->bump; i++) {
+        if ((words[i] & MASK) == i) {
+            stow__release(item_at(g, i), g->item_size);
+        }
+    }
+#endif
+    note_peak(g);
+    if (g->bump > g->reached) {
+        g->reached = g->bump;
+    }
+    g->bump = 0u;
+    g->bump_limit = g->reached != 0u ? 0u : g->capacity;
+    g->free_count = 0u;
+    g->retired_below = 0u;
+}
+
+uint32_t stow_genpool_count(const stow_genpool_t *g)
+{
+    STOW__REQUIRE(g != NULL, 0u);
+    return live_count(g);
+}
+
+uint32_t stow_genpool_capacity(const stow_genpool_t *g)
+{
+    STOW__REQUIRE(g != NULL, 0u);
+    return g->capacity;
+}
+
+uint32_t stow_genpool_retired(const stow_genpool_t *g)
+{
+    STOW__REQUIRE(g != NULL, 0u);
+    return g->retired;
+}
+
+/* Index of the lowest set bit of x (x != 0). ARMv6-M has no CLZ and GCC would call
+ * libgcc's __ctzsi2 there, which lib/ may not need: halve the search instead. */
+static inline uint32_t lowest_bit(uint32_t x)
+{
+#if defined(__GNUC__) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ))
+    return (uint32_t)__builtin_ctz(x);
+#else
+    uint32_t n = 0u;
+    if ((x & 0xFFFFu) == 0u) {
+        n += 16u;
+        x >>= 16;
+    }
+    if ((x & 0xFFu) == 0u) {
+        n += 8u;
+        x >>= 8;
+    }
+    if ((x & 0xFu) == 0u) {
+        n += 4u;
+        x >>= 4;
+    }
+    if ((x & 0x3u) == 0u) {
+        n += 2u;
+        x >>= 2;
+    }
+    return n + ((x & 1u) ^ 1u);
+#endif
+}
+
+/* The handle of the first live slot at or above i, or 0. Bits at or above bump in
+ * the last bitmap word are garbage: a hit there is the end. */
+static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
+{
+    uint32_t bump = g->bump;
+    if (i >= bump) {
+        return 0u;
+    }
+    const uint32_t *bits = bits_of(g);
+    uint32_t k = i >> 5;
+    uint32_t last = (bump - 1u) >> 5;
+    uint32_t m = bits[k] & (UINT32_MAX << (i & 31u));
+    while (m == 0u) {
+        if (k == last) {
+            return 0u;
+        }
+        m = bits[++k];
+    }
+    i = (k << 5) + lowest_bit(m);
+    return i < bump ? words_of(g)[i] : 0u;
+}
+
+stow_handle_t stow_genpool_first(const stow_genpool_t *g)
+{
+    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    return handle_from(live_from(g, 0u));
+}
+
+stow_handle_t stow_genpool_next(const stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__REQUIRE(!stow_handle_is_null(h), STOW_HANDLE_NULL);
+    STOW__REQUIRE(stow_handle_index(h) < g->capacity, STOW_HANDLE_NULL);
+    return handle_from(live_from(g, stow_handle_index(h) + 1u));
+}
+
+void stow_genpool_stats(const stow_genpool_t *g, stow_stats_t *out)
+{
+    STOW__REQUIRE_VOID(g != NULL && out != NULL);
+    uint32_t live = live_count(g);
+    out->capacity = g->capacity;
+    out->used = live;
+    out->peak = live > g->peak ? live : g->peak;
+    out->fails = g->fails;
+}
+
+/* Walks the first n nodes of the free list. With mark, checks each node (a free
+ * slot below bump whose bit is clear: a set bit is a live slot or a node seen
+ * before, a cycle) and sets its bit, and returns how many it marked before
+ * finding a bad one; without, clears the bits of n nodes marked before. */
+static uint32_t walk_free_list(const stow_genpool_t *g, uint32_t n, bool mark)
+{
+    const uint32_t *words = words_of(g);
+    uint32_t *bits = bits_of(g);
+    uint32_t x = g->free_head;
+    uint32_t k;
+    for (k = 0u; k < n; k++) {
+        if (mark) {
+            uint32_t w = x < g->bump ? words[x] : x; /* out of range: looks live */
+            if ((w & MASK) == x || (w & ~MASK) == 0u || bit_of(bits, x)) {
+                break; /* live, retired or seen */
+            }
+            set_bit(bits, x);
+        } else {
+            clear_bit(bits, x);
+        }
+        x = words[x] & MASK;
+    }
+    return k;
+}
+
+bool stow_genpool_check(const stow_genpool_t *g)
+{
+    STOW__REQUIRE(g != NULL, false);
+    uint32_t cap = g->capacity, bump = g->bump, shift = g->shift;
+    uint32_t top = bump > g->reached ? bump : g->reached;
+    if (g->items == NULL || g->words == NULL || g->bits == NULL || cap - 1u >= STOW_HANDLE_MAX_CAPACITY ||
+        top > cap || shift > 31u || ((g->stride >> shift) << shift) != g->stride ||
+        (g->stride >> shift) * g->inverse != 1u || g->item_size - 1u >= g->stride ||
+        (uint64_t)g->stride * cap > UINT32_MAX || g->bump_limit != (bump < g->reached ? 0u : cap) ||
+        (g->copy_words != 0u && (g->copy_words * 4u != g->item_size || (g->stride & 3u) != 0u))) {
+        return false;
+    }
+    const uint32_t *words = words_of(g);
+    const uint32_t *bits = bits_of(g);
+    uint32_t live = 0u, retired = 0u, retired_below = 0u;
+    for (uint32_t i = 0u; i < top; i++) {
+        uint32_t w = words[i];
+        bool is_live = (w & MASK) == i;
+        bool is_retired = !is_live && (w & ~MASK) == 0u;
+        if ((is_live && w == i) || (is_retired && w != retired_word(i))) {
+            return false; /* generation 0 live, or a malformed retired word */
+        }
+        retired += is_retired ? 1u : 0u;
+        if (i < bump) {
+            if (bit_of(bits, i) != is_live) {
+                return false;
+            }
+            live += is_live ? 1u : 0u;
+            retired_below += is_retired ? 1u : 0u;
+        }
+#if STOW_CHECK_LEVEL >= 2
+        if ((i >= bump || !is_live) && !stow__poison_intact(item_at(g, i), g->item_size)) {
+            return false;
+        }
+#endif
+    }
+    /* With live and retired slots right, the free slots below bump number free_count. */
+    if (live != live_count(g) || retired != g->retired || retired_below != g->retired_below ||
+        (STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP && retired != 0u)) {
+        return false;
+    }
+    /* free_count distinct free slots on the list, and as many free slots as that:
+     * the list holds exactly the free slots. */
+    uint32_t marked = walk_free_list(g, g->free_count, true);
+    (void)walk_free_list(g, marked, false);
+    return marked == g->free_count;
+}

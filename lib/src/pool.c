@@ -34,7 +34,7 @@
 
 #if STOW_CHECK_LEVEL >= 2
 /* The bitmap sits right after the blocks, which end on a pointer boundary. */
-STOW__POOL_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
+STOW_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
                          "the allocation bitmap needs the blocks to end 32-bit aligned");
 #endif
 

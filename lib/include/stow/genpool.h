@@ -326,18 +326,13 @@ bool stow_genpool_check(const stow_genpool_t *g);
                     ? (size_t)(item_size) / 4u                                       \
                     : 0u))
 
-#ifdef __cplusplus
-#define STOW__GENPOOL_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
-#else
-#define STOW__GENPOOL_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
-#endif
 
 /* sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is sizeof(T). */
 #define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                    \
-    STOW__GENPOOL_STATIC_ASSERT((capacity) >= 1 &&                                          \
+    STOW_STATIC_ASSERT((capacity) >= 1 &&                                          \
                                     (uint64_t)(capacity) <= (uint64_t)STOW_HANDLE_MAX_CAPACITY, \
                                 "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");   \
-    STOW__GENPOOL_STATIC_ASSERT((uint64_t)sizeof(T) * (uint64_t)(capacity) <= UINT32_MAX,   \
+    STOW_STATIC_ASSERT((uint64_t)sizeof(T) * (uint64_t)(capacity) <= UINT32_MAX,   \
                                 "genpool items must take less than 4 GiB");                 \
     STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)         \
     static unsigned char stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), \

@@ -125,6 +125,13 @@ SANITIZE := -fsanitize=address -fsanitize=undefined -fno-sanitize-recover=all
 $(eval $(call HOST_TEST,host-gcc-asan-ubsan-L2,$(CC_gcc),-O1 -g -fno-omit-frame-pointer \
     $(SANITIZE) -DSTOW_CHECK_LEVEL=2))
 
+# Handles with 4 generation bits, so that generation overflow (WRAP and RETIRE)
+# happens within the tests.
+GEN4 := -O2 -g -DSTOW_CHECK_LEVEL=1 -DSTOW_HANDLE_INDEX_BITS=28
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-wrap,$(CC_gcc),$(GEN4)))
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),$(GEN4) \
+    -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
+
 BOARD_RESULTS :=
 # $(1) board, $(2) optimisation, $(3) check level
 define BOARD_TEST

@@ -5,6 +5,8 @@
  * malloc and no libc. Each module has its own header; this one includes them all.
  *
  *   arena.h    linear (bump) allocator: marks, rewind, reset, a chain of blocks
+ *   slotmap.h  packed items behind generational handles; deferred destruction
+ *   packed.h   packed array: contiguous items, swap-and-pop removal
  *
  *   config.h   every option and its default      port.h    what a platform supplies
  *   handle.h   generational handles              stats.h   the statistics struct
@@ -17,5 +19,7 @@
 #include "handle.h"
 #include "stats.h"
 #include "arena.h"
+#include "slotmap.h"
+#include "packed.h"
 
 #endif /* STOW_H */

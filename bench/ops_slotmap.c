@@ -98,7 +98,7 @@ void stow_bench_slotmap(void)
     stow_bench_row("stow_slotmap_insert (reuses a freed slot)", op, base);
     BENCH_TICKS(base, stow_bench_sink_u32 = bare_remove(m, bench_handles[BENCH_OPS - 1u - i]));
     BENCH_TICKS(op, stow_bench_sink_u32 = stow_slotmap_remove(m, bench_handles[BENCH_OPS - 1u - i]));
-    stow_bench_row("stow_slotmap_remove (the last item: nothing moves)", op, base);
+    stow_bench_row("stow_slotmap_remove (the last item, copied onto itself)", op, base);
     BENCH_TICKS(base, stow_bench_sink = bare_alloc(m, &bench_handles[i]));
     BENCH_TICKS(op, stow_bench_sink = stow_slotmap_alloc(m, &bench_handles[i]));
     stow_bench_row("stow_slotmap_alloc (zeroed, reuses a freed slot)", op, base);

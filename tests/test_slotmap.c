@@ -312,6 +312,39 @@ TEST(slotmap_handles_are_refused_when_stale_null_or_never_issued)
     CHECK(stow_slotmap_check(&map_a));
 }
 
+/* Whatever the RAM holds in the words of never-used indices, even a word that
+ * would decode to a live position, no handle naming them resolves. */
+TEST(slotmap_never_used_words_are_never_trusted)
+{
+    fresh_u32(&map_a, 8);
+    stow_handle_t h0 = insert_u32(&map_a, 40);
+    stow_handle_t h1 = insert_u32(&map_a, 41);
+    for (uint32_t i = 2; i < 8; i++) {
+        for (uint32_t pos = 0; pos < 2; pos++) {
+            uint32_t gen = 1u + (i & 1u);
+            map_a.sparse[i] = stow_handle_make(i ^ pos, gen).bits; /* "generation gen, position pos" */
+            map_a.dense[i] = i;
+            stow_handle_t forged = stow_handle_make(i, gen);
+            CHECK_NULL(stow_slotmap_get(&map_a, forged));
+            CHECK_FALSE(stow_slotmap_contains(&map_a, forged));
+            CHECK_FALSE(stow_slotmap_is_dead(&map_a, forged));
+            CHECK_FALSE(stow_slotmap_mark_dead(&map_a, forged));
+            CHECK_FALSE(stow_slotmap_remove(&map_a, forged));
+        }
+    }
+    CHECK_EQ(stow_slotmap_count(&map_a), 2);
+    CHECK_EQ(stow_slotmap_dead_count(&map_a), 0);
+    CHECK_EQ(value_of(&map_a, h0), 40);
+    CHECK_EQ(value_of(&map_a, h1), 41);
+    CHECK(stow_slotmap_check(&map_a));
+    /* and the first use of such an index overwrites the word */
+    stow_handle_t h2 = insert_u32(&map_a, 42);
+    CHECK_EQ(h2.bits, stow_handle_make(2, 1).bits);
+    CHECK_EQ(value_of(&map_a, h2), 42);
+    CHECK_NULL(stow_slotmap_get(&map_a, stow_handle_make(2, 2)));
+    CHECK(stow_slotmap_check(&map_a));
+}
+
 TEST(slotmap_full_map_refuses_and_counts_fails)
 {
     fresh_u32(&map_a, 3);
@@ -367,20 +400,29 @@ TEST(slotmap_insert_copies_odd_sizes_and_unaligned_sources)
     stow_test_fill(walk_buf, 0xA5u, sizeof walk_buf);
     /* item_size 6 at align 4: stride 8; insert copies 6 bytes, not 8. */
     CHECK(stow_slotmap_init(&map_a, walk_buf, sizeof walk_buf, 6, 4, 5));
-    static STOW_ALIGNAS(4) unsigned char src[16];
-    for (unsigned i = 0; i < 16; i++) {
+    static STOW_ALIGNAS(4) unsigned char src[24];
+    for (unsigned i = 0; i < 24; i++) {
         src[i] = (unsigned char)(i + 1u);
     }
-    stow_handle_t h0 = stow_slotmap_insert(&map_a, src + 10); /* reading past 16 would be a bug */
+    stow_handle_t h0 = stow_slotmap_insert(&map_a, src + 8); /* words from an aligned source */
     stow_handle_t h1 = stow_slotmap_insert(&map_a, src + 1);  /* unaligned source */
     unsigned char *p0 = (unsigned char *)stow_slotmap_get(&map_a, h0);
     unsigned char *p1 = (unsigned char *)stow_slotmap_get(&map_a, h1);
     CHECK_EQ(p1 - p0, 8);
-    CHECK_BYTES_EQ(p0, src + 10, 6);
+    CHECK_BYTES_EQ(p0, src + 8, 6);
     CHECK_BYTES_EQ(p1, src + 1, 6);
+    /* exactly 6 bytes came in: the padding still holds what the RAM held */
+    CHECK(p0[6] == 0xA5u && p0[7] == 0xA5u && p1[6] == 0xA5u && p1[7] == 0xA5u);
     CHECK(stow_slotmap_remove(&map_a, h0)); /* h1's item moves down, all 6 bytes */
     CHECK_PTR_EQ(stow_slotmap_get(&map_a, h1), p0);
     CHECK_BYTES_EQ(p0, src + 1, 6);
+    /* a reused slot too: 6 bytes in, the padding untouched (old bytes, or poison) */
+    stow_handle_t h2 = stow_slotmap_insert(&map_a, src + 8);
+    unsigned char *p2 = (unsigned char *)stow_slotmap_get(&map_a, h2);
+    CHECK_PTR_EQ(p2, p1);
+    CHECK_BYTES_EQ(p2, src + 8, 6);
+    CHECK(p2[6] == (STOW_CHECK_LEVEL >= 2 ? 0xDDu : 0xA5u));
+    CHECK(p2[7] == (STOW_CHECK_LEVEL >= 2 ? 0xDDu : 0xA5u));
     CHECK(stow_slotmap_check(&map_a));
 }
 
@@ -460,6 +502,9 @@ TEST(slotmap_refresh_destroys_each_dead_item_once_and_keeps_order)
             uint32_t n = stow_slotmap_count(&map_a);
             h[n] = insert_u32(&map_a, next);
             next += 2u; /* even: alive */
+            if (stow_handle_is_null(h[n])) {
+                break; /* slots retired (with very few generation bits) */
+            }
         }
         uint32_t n = stow_slotmap_count(&map_a);
         uint32_t *data = (uint32_t *)stow_slotmap_data(&map_a);
@@ -1180,6 +1225,7 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_seed004_walkthrough);
     RUN(slotmap_seed003_deferred_destruction);
     RUN(slotmap_handles_are_refused_when_stale_null_or_never_issued);
+    RUN(slotmap_never_used_words_are_never_trusted);
     RUN(slotmap_full_map_refuses_and_counts_fails);
     RUN(slotmap_alloc_zeroes_reused_memory);
     RUN(slotmap_insert_copies_odd_sizes_and_unaligned_sources);

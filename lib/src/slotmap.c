@@ -498,7 +498,8 @@ void stow_slotmap_stats(const stow_slotmap_t *m, stow_stats_t *out)
 static bool counts_are_sound(const stow_slotmap_t *m)
 {
     return m->items != NULL && m->dense != NULL && m->sparse != NULL && m->capacity != 0u &&
-           m->capacity <= STOW_HANDLE_MAX_CAPACITY && m->item_size != 0u && m->item_size <= m->stride &&
+           m->capacity <= STOW_HANDLE_MAX_CAPACITY && m->item_size != 0u &&
+           m->item_size <= m->stride &&
            m->count <= m->top && m->top <= m->bump && m->bump <= m->capacity &&
            m->top <= m->peak && m->peak <= m->capacity && m->dead <= m->count;
 }

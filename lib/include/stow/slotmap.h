@@ -121,7 +121,8 @@ struct stow_slotmap {
 
 /* Buffer bytes stow_slotmap_init() needs: the items, then 8 bytes per slot. */
 #define STOW_SLOTMAP_BYTES(item_size, item_align, capacity)                              \
-    (STOW__SLOTMAP_TABLES(item_size, item_align, capacity) + 2u * sizeof(uint32_t) * (size_t)(capacity))
+    (STOW__SLOTMAP_TABLES(item_size, item_align, capacity) +                             \
+     2u * sizeof(uint32_t) * (size_t)(capacity))
 
 /* STOW_SLOTMAP_DEFINE(name, T, capacity): defines, at file scope, a ready, empty
  * slot map `name` of `capacity` items of type T (a constant, 1 to
@@ -129,7 +130,8 @@ struct stow_slotmap {
  * the section .stow.slotmap.<name>. No init call; the storage need not be zeroed.
  * STOW_SLOTMAP_DEFINE_STATIC makes `name` file-local. */
 #define STOW_SLOTMAP_DEFINE(name, T, capacity) STOW__SLOTMAP_DEFINE(, name, T, capacity)
-#define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) STOW__SLOTMAP_DEFINE(static, name, T, capacity)
+#define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
+    STOW__SLOTMAP_DEFINE(static, name, T, capacity)
 
 #ifdef __cplusplus
 #define STOW__SLOTMAP_STATIC_ASSERT(cond, text) static_assert(cond, text)
@@ -177,8 +179,9 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
  * Contract violation: m or out is NULL. */
 void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out);
 
-/* Appends a copy of the item_size bytes at item; returns its handle, or
- * STOW_HANDLE_NULL (counting a fail) when the map is full. O(item_size).
+/* Appends a copy of the item_size bytes at item (any alignment; word copies
+ * when it allows them); returns its handle, or STOW_HANDLE_NULL (counting a
+ * fail) when the map is full. O(item_size).
  * Contract violation: m or item is NULL. */
 stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item);
 
@@ -295,7 +298,7 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
 
 #define STOW__SLOTMAP_TYPED(name, T)                                                              \
     STOW_HANDLE_DECLARE(name##_handle_t);                                                         \
-    STOW__SLOTMAP_WRAPPER name##_handle_t name##_wrap_(stow_handle_t h)                           \
+    STOW__SLOTMAP_WRAPPER name##_handle_t stow__slotmap_wrap_##name(stow_handle_t h)              \
     {                                                                                             \
         name##_handle_t t;                                                                        \
         t.untyped = h;                                                                            \
@@ -303,7 +306,7 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER name##_handle_t name##_insert(const T *item)                            \
     {                                                                                             \
-        return name##_wrap_(stow_slotmap_insert(&(name), item));                                  \
+        return stow__slotmap_wrap_##name(stow_slotmap_insert(&(name), item));                     \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER T *name##_alloc(name##_handle_t *out)                                   \
     {                                                                                             \
@@ -331,7 +334,7 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER name##_handle_t name##_handle_at(uint32_t dense_index)                  \
     {                                                                                             \
-        return name##_wrap_(stow_slotmap_handle_at(&(name), dense_index));                        \
+        return stow__slotmap_wrap_##name(stow_slotmap_handle_at(&(name), dense_index));           \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER T *name##_data(void) { return (T *)stow_slotmap_data(&(name)); }        \
     STOW__SLOTMAP_WRAPPER uint32_t name##_count(void) { return stow_slotmap_count(&(name)); }     \

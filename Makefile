@@ -121,14 +121,16 @@ endef
 $(foreach cc,gcc clang,$(foreach opt,O0 O2,$(foreach lvl,0 1 2,\
     $(eval $(call HOST_TEST,host-$(cc)-$(opt)-L$(lvl),$(CC_$(cc)),\
         -$(opt) -g -DSTOW_CHECK_LEVEL=$(lvl))))))
-# Generation overflow for real: 4 generation bits, in both overflow modes.
-$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-wrap,$(CC_gcc),-O2 -g -DSTOW_CHECK_LEVEL=1 \
-    -DSTOW_HANDLE_INDEX_BITS=28))
-$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),-O2 -g -DSTOW_CHECK_LEVEL=1 \
-    -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 SANITIZE := -fsanitize=address -fsanitize=undefined -fno-sanitize-recover=all
 $(eval $(call HOST_TEST,host-gcc-asan-ubsan-L2,$(CC_gcc),-O1 -g -fno-omit-frame-pointer \
     $(SANITIZE) -DSTOW_CHECK_LEVEL=2))
+
+# Handles with 4 generation bits, so that generation overflow (WRAP and RETIRE)
+# happens within the tests.
+GEN4 := -O2 -g -DSTOW_CHECK_LEVEL=1 -DSTOW_HANDLE_INDEX_BITS=28
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-wrap,$(CC_gcc),$(GEN4)))
+$(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),$(GEN4) \
+    -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 
 BOARD_RESULTS :=
 # $(1) board, $(2) optimisation, $(3) check level

@@ -9,6 +9,11 @@ STOW_POOL_DEFINE_STATIC(cxx_pool_static, char, 3);
 STOW_GENPOOL_DEFINE(cxx_genpool, double, 3);
 STOW_GENPOOL_DEFINE_STATIC(cxx_genpool_static, char, 5);
 STOW_GENPOOL_DEFINE_TYPED_STATIC(cxx_genpool_typed, int, 2);
+STOW_SLOTMAP_DEFINE(cxx_slotmap, int, 4);
+STOW_SLOTMAP_DEFINE_TYPED_STATIC(cxx_slotmap_typed, double, 3);
+STOW_SLOTMAP_DEFINE_TYPED(cxx_slotmap_typed_extern, char, 5);
+STOW_PACKED_DEFINE(cxx_packed, int, 4);
+STOW_PACKED_DEFINE_STATIC(cxx_packed_static, char, 3);
 
 int stow_cxx_check(void);
 int stow_cxx_check(void)
@@ -22,9 +27,13 @@ int stow_cxx_check(void)
     char letter = 'c';
     int two = 2;
     cxx_genpool_typed_handle_t t = cxx_genpool_typed_insert(&two);
+    cxx_slotmap_typed_handle_t st = cxx_slotmap_typed_insert(&one);
+    char *pushed = STOW_PACKED_PUSH(&cxx_packed_static, char);
     bool ok = stow_handle_is_null(h) && x != nullptr && xs != nullptr && d != nullptr && c != nullptr &&
               stow_genpool_get(&cxx_genpool, stow_genpool_insert(&cxx_genpool, &one)) != nullptr &&
               !stow_handle_is_null(stow_genpool_insert(&cxx_genpool_static, &letter)) &&
-              cxx_genpool_typed_get(t) != nullptr;
+              cxx_genpool_typed_get(t) != nullptr && cxx_slotmap_typed_get(st) != nullptr &&
+              stow_slotmap_get(&cxx_slotmap, stow_slotmap_insert(&cxx_slotmap, &two)) != nullptr &&
+              pushed != nullptr && stow_packed_push(&cxx_packed) != nullptr;
     return ok ? 0 : 1;
 }

@@ -7,6 +7,8 @@
  *   arena.h    linear (bump) allocator: marks, rewind, reset, a chain of blocks
  *   pool.h     fixed-size blocks, intrusive free list, O(1) alloc/free, ISR variants
  *   genpool.h  generational arena: items that stay put, handles that go stale
+ *   slotmap.h  packed items behind generational handles; deferred destruction
+ *   packed.h   packed array: contiguous items, swap-and-pop removal
  *
  *   config.h   every option and its default      port.h    what a platform supplies
  *   handle.h   generational handles              stats.h   the statistics struct
@@ -21,5 +23,7 @@
 #include "arena.h"
 #include "pool.h"
 #include "genpool.h"
+#include "slotmap.h"
+#include "packed.h"
 
 #endif /* STOW_H */

@@ -1,0 +1,571 @@
+/* slotmap.c - packed items behind generational handles. See stow/slotmap.h.
+ *
+ * Representation (all indices 32-bit; "index" is a handle's slot index, "position"
+ * a place in the packed item array):
+ *   dense[p]   for p < count: the index of the item at position p, bit 31 its dead
+ *              mark; for count <= p < top: a free index, parked at p (no mark).
+ *   sparse[i]  for i < bump: generation << INDEX_BITS | (i ^ position of i), where
+ *              a free index's generation is the one its next item will get; or,
+ *              for a retired index, the word i ^ INDEX_MASK (generation 0).
+ * So dense[0, top) and the non-retired indices below bump are two views of one
+ * bijection, and a handle h resolves to sparse[index(h)] ^ h.bits: the position
+ * when the generations match, at least 2^INDEX_BITS when they do not. Positions of
+ * free indices are >= count, and a retired word gives INDEX_MASK, which is >= count
+ * whenever anything is retired; so "< count" is the whole validity test.
+ *
+ * Invariants (stow_slotmap_check tests each one):
+ *   count <= top <= bump <= capacity; top <= peak <= capacity; dead <= count;
+ *   for p < top: i = dense[p] without its mark is < bump, sparse[i] has a non-zero
+ *   generation and names position p; marks only below count, dead of them;
+ *   for i < bump: sparse[i] is the retired word, or names a position below top
+ *   whose dense word is i; bump - top indices are retired (0 with WRAP);
+ *   level 2: item positions [count, peak) hold 0xDD in every byte.
+ * peak only moves when a new index is taken: reusing a free one needs count < top,
+ * and top never exceeds peak.
+ */
+#include "stow/slotmap.h"
+#include "internal.h"
+
+#define INDEX_MASK STOW_HANDLE_INDEX_MASK
+#define GEN_ONE (UINT32_C(1) << STOW_HANDLE_INDEX_BITS)
+#define GEN_MASK (~INDEX_MASK)
+#define DEAD STOW__SLOTMAP_DEAD
+
+/* Items are copied as 32-bit words when they allow it; may_alias makes that
+ * legal whatever type the caller stored there. */
+#if defined(__GNUC__)
+typedef uint32_t __attribute__((may_alias)) word_t;
+#else
+typedef uint32_t word_t;
+#endif
+
+static inline uint32_t retired_word(uint32_t index) { return index ^ INDEX_MASK; }
+
+static inline unsigned char *item_at(const stow_slotmap_t *m, uint32_t pos)
+{
+    return m->items + (size_t)pos * m->stride;
+}
+
+/* Item copies: not memcpy (no libc). By words when the size and the source
+ * allow it (the destination is always an item of the map, 4-aligned whenever the
+ * size is a multiple of 4); sizes are never 0. Odd sizes go a byte at a time, out
+ * of line so that they cost the word path no registers. */
+static STOW__NOINLINE void copy_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    stow__copy(dst, src, n);
+}
+
+static inline void copy_words(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    word_t *d = (word_t *)(void *)dst;
+    const word_t *s = (const word_t *)(const void *)src;
+    const word_t *end = (const word_t *)(const void *)(src + n);
+    do {
+        *d++ = *s++;
+    } while (s != end);
+}
+
+/* Copies the item_size bytes at src, which may have any alignment. */
+static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (((n | (uintptr_t)src) & 3u) == 0u) {
+        copy_words(dst, src, n);
+    } else {
+        copy_bytes(dst, src, n);
+    }
+}
+
+/* Moves one item to another position: both 4-aligned when the stride is. */
+static inline void move_item(unsigned char *dst, const unsigned char *src, size_t stride)
+{
+    if ((stride & 3u) == 0u) {
+        copy_words(dst, src, stride);
+    } else {
+        copy_bytes(dst, src, stride);
+    }
+}
+
+static inline void zero_item(unsigned char *dst, size_t n)
+{
+    if ((n & 3u) == 0u) {
+        word_t *d = (word_t *)(void *)dst;
+        word_t *end = (word_t *)(void *)(dst + n);
+        do {
+            *d++ = 0u;
+        } while (d != end);
+    } else {
+        stow__fill(dst, 0u, n);
+    }
+}
+
+#if STOW_CHECK_LEVEL >= 2
+static void take_poisoned(const unsigned char *item, size_t n)
+{
+    if (!stow__poison_intact(item, n)) {
+        stow_port_assert_failed("slotmap item memory written after its item left", __FILE__,
+                                __LINE__);
+    }
+}
+#endif
+
+/* count * size, or 0 when it does not fit a size_t. Without a division or a
+ * 64-bit multiply, which Cortex-M0 would get from libgcc: in 16-bit halves. */
+static size_t checked_product(uint32_t count, size_t size)
+{
+#if SIZE_MAX <= UINT32_MAX
+    uint32_t a = count, b = (uint32_t)size;
+    if ((a >> 16) != 0u && (b >> 16) != 0u) {
+        return 0u;
+    }
+    uint32_t cross = (a >> 16) * (b & 0xFFFFu) + (b >> 16) * (a & 0xFFFFu); /* one is 0 */
+    uint32_t low = (a & 0xFFFFu) * (b & 0xFFFFu);
+    uint32_t product = low + (cross << 16);
+    return (cross >> 16) != 0u || product < low ? 0u : (size_t)product;
+#else
+    return size > SIZE_MAX / count ? 0u : (size_t)count * size; /* 64-bit hosts */
+#endif
+}
+
+bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
+                       size_t item_align, uint32_t capacity)
+{
+    STOW__REQUIRE(m != NULL, false);
+    STOW__REQUIRE(item_align == 0u || stow__is_pow2(item_align), false);
+    size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
+    size_t buf_align = align > STOW_ALIGNOF(uint32_t) ? align : STOW_ALIGNOF(uint32_t);
+    if (buf == NULL || item_size == 0u || capacity == 0u || capacity > STOW_HANDLE_MAX_CAPACITY ||
+        !stow__is_aligned(buf, buf_align)) {
+        return false;
+    }
+    size_t stride = stow__round_up(item_size, align); /* 0 when it overflows */
+    size_t item_bytes = checked_product(capacity, stride);
+    size_t tables = stow__round_up(item_bytes, STOW_ALIGNOF(uint32_t));
+    if (stride == 0u || item_bytes == 0u || tables == 0u || buf_size < tables ||
+        (buf_size - tables) / (2u * sizeof(uint32_t)) < capacity) {
+        return false;
+    }
+    unsigned char *b = (unsigned char *)buf;
+    m->dense = (uint32_t *)(void *)(b + tables);
+    m->sparse = m->dense + capacity;
+    m->items = b;
+    m->stride = stride;
+    m->item_size = item_size;
+    m->bump = 0u;
+    m->count = 0u;
+    m->top = 0u;
+    m->dead = 0u;
+    m->capacity = capacity;
+    m->peak = 0u;
+    m->fails = 0u;
+    return true;
+}
+
+/* The map has no free index: take a never-used one, if any is left, for an item
+ * at position count. Out of line: once the map has been full, or as far as it
+ * ever gets, inserts reuse free indices. */
+static STOW__NOINLINE unsigned char *take_new(stow_slotmap_t *m, stow_handle_t *out)
+{
+    uint32_t index = m->bump;
+    if (index >= m->capacity) {
+        m->fails++;
+        out->bits = 0u;
+        return NULL;
+    }
+    uint32_t pos = m->count; /* == top */
+    unsigned char *item = item_at(m, pos);
+#if STOW_CHECK_LEVEL >= 2
+    if (pos < m->peak) { /* a retirement lowered top: the position was used before */
+        take_poisoned(item, m->stride);
+    }
+#endif
+    m->sparse[index] = GEN_ONE | (index ^ pos);
+    m->dense[pos] = index;
+    m->bump = index + 1u;
+    m->top = pos + 1u;
+    m->count = pos + 1u;
+    if (pos + 1u > m->peak) {
+        m->peak = pos + 1u;
+    }
+    out->bits = GEN_ONE | index;
+    return item;
+}
+
+static STOW__NOINLINE stow_handle_t insert_new(stow_slotmap_t *m, const void *item)
+{
+    stow_handle_t h;
+    unsigned char *dst = take_new(m, &h);
+    if (dst != NULL) {
+        copy_in(dst, (const unsigned char *)item, m->item_size);
+    }
+    return h;
+}
+
+/* The fast paths append at position count, where a free index is parked whose
+ * word is already right: the tables are only read. */
+void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
+{
+    STOW__REQUIRE(m != NULL && out != NULL, NULL);
+    uint32_t pos = m->count;
+    unsigned char *item;
+    if (pos < m->top) {
+        out->bits = m->sparse[m->dense[pos]] ^ pos;
+        m->count = pos + 1u;
+        item = item_at(m, pos);
+#if STOW_CHECK_LEVEL >= 2
+        take_poisoned(item, m->stride);
+#endif
+    } else {
+        item = take_new(m, out);
+        if (item == NULL) {
+            return NULL;
+        }
+    }
+    zero_item(item, m->stride);
+    return item;
+}
+
+stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
+{
+    stow_handle_t h = STOW_HANDLE_NULL;
+    STOW__REQUIRE(m != NULL && item != NULL, h);
+    uint32_t pos = m->count;
+    if (pos >= m->top) {
+        return insert_new(m, item);
+    }
+    h.bits = m->sparse[m->dense[pos]] ^ pos;
+    m->count = pos + 1u;
+    unsigned char *dst = item_at(m, pos);
+#if STOW_CHECK_LEVEL >= 2
+    take_poisoned(dst, m->stride);
+#endif
+    copy_in(dst, (const unsigned char *)item, m->item_size);
+    return h;
+}
+
+void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__REQUIRE(m != NULL, NULL);
+    uint32_t index = h.bits & INDEX_MASK;
+    if (index >= m->bump) {
+        return NULL;
+    }
+    uint32_t pos = m->sparse[index] ^ h.bits;
+    if (pos >= m->count) {
+        return NULL;
+    }
+    return item_at(m, pos);
+}
+
+/* The position of the item h names, or a value >= count. */
+static inline uint32_t position_of(const stow_slotmap_t *m, stow_handle_t h)
+{
+    uint32_t index = h.bits & INDEX_MASK;
+    return index < m->bump ? m->sparse[index] ^ h.bits : UINT32_MAX;
+}
+
+bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__REQUIRE(m != NULL, false);
+    return position_of(m, h) < m->count;
+}
+
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* Takes index (whose generation has run out) out of circulation: it is parked at
+ * position pos >= count; the last free index takes its place. */
+static STOW__NOINLINE void retire(stow_slotmap_t *m, uint32_t index, uint32_t pos)
+{
+    uint32_t last = m->top - 1u;
+    m->sparse[index] = retired_word(index);
+    if (pos != last) {
+        uint32_t moved = m->dense[last];
+        m->dense[pos] = moved;
+        m->sparse[moved] ^= pos ^ last;
+    }
+    m->top = last;
+}
+#endif
+
+/* The next generation after the one in word; 0 when it has run out. */
+static inline uint32_t next_generation(uint32_t word)
+{
+    uint32_t next = (word | INDEX_MASK) + 1u; /* the carry out of the index bits */
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+    if (next == 0u) {
+        next = GEN_ONE;
+    }
+#endif
+    return next;
+}
+
+/* The item at position pos (>= count now) is gone: its index becomes free, parked
+ * at pos with the next generation, or is retired. */
+static void free_index_at(stow_slotmap_t *m, uint32_t pos)
+{
+    uint32_t index = m->dense[pos] & ~DEAD;
+    uint32_t next = next_generation(m->sparse[index]);
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+    if (next == 0u) {
+        retire(m, index, pos);
+        return;
+    }
+#endif
+    m->sparse[index] = next | (index ^ pos);
+    m->dense[pos] = index;
+}
+
+/* The word of the index in a dense word, whose dead mark (bit 31) the address
+ * arithmetic drops: the byte offset 4 * word is taken modulo 2^32, and indices
+ * stay below 2^30. Saves clearing the mark first. */
+static inline uint32_t *sparse_of(uint32_t *sparse, uint32_t dense_word)
+{
+    return (uint32_t *)(void *)((unsigned char *)sparse + (uint32_t)(dense_word << 2));
+}
+
+bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__REQUIRE(m != NULL, false);
+    /* Read together (one LDM on Cortex-M), before the first test. */
+    uint32_t bump = m->bump;
+    uint32_t count = m->count;
+    uint32_t *sparse = m->sparse;
+    uint32_t index = h.bits & INDEX_MASK;
+    if (index >= bump) {
+        return false;
+    }
+    uint32_t word = sparse[index];
+    uint32_t pos = word ^ h.bits;
+    if (pos >= count) {
+        return false;
+    }
+    /* Swap-and-pop: the last item (possibly this one) moves into pos. */
+    uint32_t last = count - 1u;
+    size_t stride = m->stride;
+    unsigned char *tail = m->items + (size_t)last * stride;
+    move_item(m->items + (size_t)pos * stride, tail, stride);
+    stow__release(tail, stride);
+    uint32_t *dense = m->dense;
+    uint32_t gone = dense[pos];
+    uint32_t moved = dense[last];
+    dense[pos] = moved;
+    uint32_t shift = pos ^ last;
+    *sparse_of(sparse, moved) ^= shift; /* its position goes from last to pos */
+    if ((gone & DEAD) != 0u) {
+        m->dead--;
+    }
+    m->count = last;
+    /* word ^ shift has index ^ last in its low bits; the carry out of the
+     * addition is the generation running out. */
+    uint32_t next = (word ^ shift) + GEN_ONE;
+    if (next < GEN_ONE) {
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+        next += GEN_ONE;
+#else
+        retire(m, index, last);
+        return true;
+#endif
+    }
+    sparse[index] = next;
+    dense[last] = index;
+    return true;
+}
+
+void *stow_slotmap_data(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, NULL);
+    return m->items;
+}
+
+uint32_t stow_slotmap_count(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, 0u);
+    return m->count;
+}
+
+uint32_t stow_slotmap_capacity(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, 0u);
+    return m->capacity;
+}
+
+stow_handle_t stow_slotmap_handle_at(const stow_slotmap_t *m, uint32_t dense_index)
+{
+    stow_handle_t h = STOW_HANDLE_NULL;
+    STOW__REQUIRE(m != NULL, h);
+    STOW__REQUIRE(dense_index < m->count, h);
+    h.bits = m->sparse[m->dense[dense_index] & ~DEAD] ^ dense_index;
+    return h;
+}
+
+void stow_slotmap_clear(stow_slotmap_t *m)
+{
+    STOW__REQUIRE_VOID(m != NULL);
+    uint32_t count = m->count;
+    stow__release(m->items, (size_t)count * m->stride);
+    m->count = 0u;
+    m->dead = 0u;
+    /* Downwards, so that a retirement only ever moves an index already done. */
+    for (uint32_t pos = count; pos-- > 0u;) {
+        free_index_at(m, pos);
+    }
+}
+
+bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__REQUIRE(m != NULL, false);
+    uint32_t pos = position_of(m, h);
+    if (pos >= m->count) {
+        return false;
+    }
+    uint32_t word = m->dense[pos];
+    if ((word & DEAD) == 0u) {
+        m->dense[pos] = word | DEAD;
+        m->dead++;
+    }
+    return true;
+}
+
+bool stow_slotmap_is_dead(const stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__REQUIRE(m != NULL, false);
+    uint32_t pos = position_of(m, h);
+    return pos < m->count && (m->dense[pos] & DEAD) != 0u;
+}
+
+uint32_t stow_slotmap_dead_count(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, 0u);
+    return m->dead;
+}
+
+uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, void *ctx),
+                              void *ctx)
+{
+    STOW__REQUIRE(m != NULL, 0u);
+    if (m->dead == 0u) {
+        return 0u;
+    }
+    uint32_t count = m->count;
+    uint32_t *dense = m->dense;
+    uint32_t *sparse = m->sparse;
+    size_t stride = m->stride;
+    unsigned char *items = m->items;
+    /* A stable partition: survivors slide down to w in order; each one's old
+     * place takes the destroyed index that sat at w, so that dense[w, r] holds
+     * only destroyed indices. A dead item is always met before anything is
+     * written over it (writes go below r). */
+    uint32_t w = 0u;
+    for (uint32_t r = 0u; r < count; r++) {
+        uint32_t word = dense[r];
+        unsigned char *item = items + (size_t)r * stride;
+        if ((word & DEAD) != 0u) {
+            if (on_destroy != NULL) {
+                on_destroy(item, ctx);
+            }
+            continue;
+        }
+        if (w != r) {
+            move_item(items + (size_t)w * stride, item, stride);
+            dense[r] = dense[w];
+            dense[w] = word;
+            sparse[word] ^= r ^ w;
+        }
+        w++;
+    }
+    m->count = w;
+    m->dead = 0u;
+    stow__release(items + (size_t)w * stride, (size_t)(count - w) * stride);
+    for (uint32_t pos = count; pos-- > w;) {
+        free_index_at(m, pos);
+    }
+    return count - w;
+}
+
+uint32_t stow_slotmap_retired(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, 0u);
+    return m->bump - m->top;
+}
+
+void stow_slotmap_stats(const stow_slotmap_t *m, stow_stats_t *out)
+{
+    STOW__REQUIRE_VOID(m != NULL && out != NULL);
+    out->capacity = m->capacity - (m->bump - m->top);
+    out->used = m->count;
+    out->peak = m->peak;
+    out->fails = m->fails;
+}
+
+static bool counts_are_sound(const stow_slotmap_t *m)
+{
+    return m->items != NULL && m->dense != NULL && m->sparse != NULL && m->capacity != 0u &&
+           m->capacity <= STOW_HANDLE_MAX_CAPACITY && m->item_size != 0u &&
+           m->item_size <= m->stride &&
+           m->count <= m->top && m->top <= m->bump && m->bump <= m->capacity &&
+           m->top <= m->peak && m->peak <= m->capacity && m->dead <= m->count;
+}
+
+/* Every position below top and its index point at each other; marks agree. */
+static bool positions_are_sound(const stow_slotmap_t *m)
+{
+    uint32_t marked = 0u;
+    for (uint32_t pos = 0u; pos < m->top; pos++) {
+        uint32_t word = m->dense[pos];
+        if ((word & DEAD) != 0u) {
+            if (pos >= m->count) {
+                return false;
+            }
+            marked++;
+        }
+        uint32_t index = word & ~DEAD;
+        if (index >= m->bump) {
+            return false;
+        }
+        uint32_t entry = m->sparse[index];
+        if ((entry & GEN_MASK) == 0u || ((entry ^ index) & INDEX_MASK) != pos) {
+            return false;
+        }
+    }
+    return marked == m->dead;
+}
+
+/* Every used index is listed at a position below top, or retired. Together with
+ * positions_are_sound: the two tables are inverse bijections. */
+static bool indices_are_sound(const stow_slotmap_t *m)
+{
+    uint32_t listed = 0u;
+    uint32_t retired = 0u;
+    for (uint32_t index = 0u; index < m->bump; index++) {
+        uint32_t entry = m->sparse[index];
+        if (entry == retired_word(index)) {
+            retired++;
+            continue;
+        }
+        uint32_t pos = (entry ^ index) & INDEX_MASK;
+        if ((entry & GEN_MASK) == 0u || pos >= m->top || (m->dense[pos] & ~DEAD) != index) {
+            return false;
+        }
+        listed++;
+    }
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+    if (retired != 0u) {
+        return false;
+    }
+#endif
+    return listed == m->top && retired == m->bump - m->top;
+}
+
+bool stow_slotmap_check(const stow_slotmap_t *m)
+{
+    STOW__REQUIRE(m != NULL, false);
+    if (!counts_are_sound(m) || !positions_are_sound(m) || !indices_are_sound(m)) {
+        return false;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    for (uint32_t pos = m->count; pos < m->peak; pos++) {
+        if (!stow__poison_intact(item_at(m, pos), m->stride)) {
+            return false;
+        }
+    }
+#endif
+    return true;
+}

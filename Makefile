@@ -189,12 +189,17 @@ check-freestanding:
 
 # ---------------------------------------------------------------- demo
 DEMO_BOARD := mps2-an386
-$(BUILD)/demo/frame_scratch.elf: examples/frame_scratch/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
+DEMOS := frame_scratch skirmish
+$(BUILD)/demo/%.elf: examples/%/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(DEMO_BOARD)_CFLAGS) $(INC) \
 	    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $< -lgcc -o $@
-demo: tools $(BUILD)/demo/frame_scratch.elf
-	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(BUILD)/demo/frame_scratch.elf
+demo: tools $(patsubst %,$(BUILD)/demo/%.elf,$(DEMOS))
+	@for d in $(DEMOS); do \
+	    echo "== examples/$$d (QEMU $(DEMO_BOARD))"; \
+	    timeout $(QEMU_TIMEOUT) $(QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(BUILD)/demo/$$d.elf || exit 1; \
+	    echo; \
+	done
 
 # ---------------------------------------------------------------- bench, size
 BENCH_BOARDS := mps2-an386

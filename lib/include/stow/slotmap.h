@@ -275,7 +275,7 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
  *     bool name_is_dead(name_handle_t h);            name_handle_t name_handle_at(uint32_t i);
  *     T *name_data(void);                            uint32_t name_count(void);
  *     uint32_t name_refresh(void (*on_destroy)(void *item, void *ctx), void *ctx);
- *     void name_clear(void);
+ *     void name_clear(void);                         bool name_is_null(name_handle_t h);
  * Costs and errors are those of the functions they wrap. _DEFINE_TYPED_STATIC is
  * the file-local form. To share a typed map between files, put
  * STOW_SLOTMAP_DECLARE_TYPED(name, T) in a header and STOW_SLOTMAP_DEFINE(name,
@@ -344,6 +344,10 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
         return stow_slotmap_refresh(&(name), on_destroy, ctx);                                    \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER void name##_clear(void) { stow_slotmap_clear(&(name)); }                \
+    STOW__SLOTMAP_WRAPPER bool name##_is_null(name##_handle_t h)                                  \
+    {                                                                                             \
+        return stow_handle_is_null(h.untyped);                                                    \
+    }                                                                                             \
     typedef int stow__slotmap_typed_##name##_end_
 
 #ifdef __cplusplus

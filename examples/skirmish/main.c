@@ -1,0 +1,292 @@
+/* skirmish - a game tick on a Cortex-M4, with every container of stow at work.
+ *
+ *   enemies   genpool  items that stay put; missiles hold their handles, and a
+ *                      handle to a destroyed enemy goes stale even when a new enemy
+ *                      takes its slot (seed 000's missile, seed 002's flush)
+ *   missiles  slotmap  packed for the per-frame update loop, handles for the HUD;
+ *                      a missile that hits is marked dead and reaped by refresh()
+ *                      at the end of the frame, survivors keeping their order (003)
+ *   events    pool     fixed-size messages made during the frame and consumed at
+ *                      its end (seed 004, act 2)
+ *   voices    packed   the sounds playing now; a finished one is swap-and-popped
+ *   frame     arena    per-frame scratch: the targeting list, reset every frame
+ *
+ * Everything is defined statically, in .stow (see linker/stow.ld): no init calls,
+ * no heap. Runs under QEMU (make demo), prints what happens, then every container's
+ * statistics and check(); its status is 0 when every check passed.
+ */
+#include "stow/stow.h"
+
+#define FRAMES 14u
+
+struct enemy {
+    uint32_t id;
+    int32_t health;
+    int32_t x;
+};
+/* Also declares enemies_handle_t, which a missile keeps. */
+STOW_GENPOOL_DEFINE_TYPED(enemies, struct enemy, 6);
+
+struct missile {
+    uint32_t id;
+    int32_t x, speed;
+    enemies_handle_t target; /* stale once the enemy is destroyed */
+};
+
+struct event {
+    struct event *next;
+    uint32_t frame;
+    const char *what;
+    uint32_t id;
+};
+
+struct voice {
+    uint32_t sound;
+    uint32_t frames_left;
+};
+
+STOW_SLOTMAP_DEFINE_TYPED(missiles, struct missile, 12);
+STOW_POOL_DEFINE(events, struct event, 8);
+STOW_PACKED_DEFINE(voices, struct voice, 4);
+STOW_ARENA_DEFINE(frame, 256);
+
+/* ---------------------------------------------------------------- output */
+
+static void print(const char *text)
+{
+    size_t n = 0;
+    while (text[n] != '\0') {
+        n++;
+    }
+    stow_port_write(text, n);
+}
+
+static void print_u(uint32_t value)
+{
+    char digits[12];
+    unsigned at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + value % 10u);
+        value /= 10u;
+    } while (value != 0u);
+    stow_port_write(&digits[at], sizeof digits - at);
+}
+
+/* ---------------------------------------------------------------- events */
+
+static struct event *queue_head, **queue_tail = &queue_head;
+
+/* Queues a message for the end of the frame; a full pool drops it (and counts a
+ * fail), as a firmware's message queue would. */
+static void post(uint32_t frame_no, const char *what, uint32_t id)
+{
+    struct event *e = STOW_POOL_NEW(&events, struct event);
+    if (e == NULL) {
+        return;
+    }
+    e->next = NULL;
+    e->frame = frame_no;
+    e->what = what;
+    e->id = id;
+    *queue_tail = e;
+    queue_tail = &e->next;
+}
+
+static void deliver_events(void)
+{
+    for (struct event *e = queue_head, *next; e != NULL; e = next) {
+        next = e->next;
+        print("    ");
+        print(e->what);
+        print(" #");
+        print_u(e->id);
+        print("\n");
+        if (stow_packed_count(&voices) < stow_packed_capacity(&voices)) {
+            struct voice *v = STOW_PACKED_PUSH(&voices, struct voice);
+            v->sound = e->id;
+            v->frames_left = 2u;
+        }
+        stow_pool_free(&events, e);
+    }
+    queue_head = NULL;
+    queue_tail = &queue_head;
+}
+
+/* ---------------------------------------------------------------- the game */
+
+static uint32_t next_id = 1u;
+
+static void spawn_enemy(int32_t x)
+{
+    struct enemy e = {next_id++, 3, x};
+    enemies_handle_t h = enemies_insert(&e);
+    if (!enemies_is_null(h)) {
+        print("    enemy #");
+        print_u(e.id);
+        print(" enters slot ");
+        print_u(stow_handle_index(h.untyped));
+        print(", generation ");
+        print_u(stow_handle_generation(h.untyped));
+        print("\n");
+    }
+}
+
+/* Targeting uses a scratch list of live enemies, nearest first, built in the
+ * frame arena: it lives for this frame only. */
+static enemies_handle_t nearest_enemy(int32_t x)
+{
+    uint32_t n = enemies_count();
+    enemies_handle_t *list = STOW_ARENA_NEW_ARRAY(&frame, enemies_handle_t, n);
+    enemies_handle_t best = {STOW_HANDLE_NULL};
+    if (list == NULL) {
+        return best;
+    }
+    uint32_t k = 0;
+    for (enemies_handle_t h = enemies_first(); !enemies_is_null(h); h = enemies_next(h)) {
+        list[k++] = h;
+    }
+    int32_t best_d = INT32_MAX;
+    for (uint32_t i = 0; i < k; i++) {
+        int32_t d = enemies_get(list[i])->x - x;
+        d = d < 0 ? -d : d;
+        if (d < best_d) {
+            best_d = d;
+            best = list[i];
+        }
+    }
+    return best;
+}
+
+static void fire(uint32_t frame_no)
+{
+    struct missile m = {next_id++, 0, 7, {STOW_HANDLE_NULL}};
+    m.target = nearest_enemy(0);
+    if (enemies_is_null(m.target)) {
+        return;
+    }
+    missiles_handle_t h = missiles_insert(&m);
+    if (!missiles_is_null(h)) {
+        post(frame_no, "launch missile", m.id);
+    }
+}
+
+/* The per-frame update: a plain loop over the packed missiles. */
+static void fly_missiles(uint32_t frame_no)
+{
+    struct missile *all = missiles_data();
+    for (uint32_t i = 0; i < missiles_count(); i++) {
+        struct missile *m = &all[i];
+        missiles_handle_t self = missiles_handle_at(i);
+        if (missiles_is_dead(self)) {
+            continue;
+        }
+        struct enemy *t = enemies_get(m->target);
+        if (t == NULL) {
+            /* The target is gone: its slot may hold a new enemy already, but the
+             * old handle's generation no longer matches, so we cannot hit it. */
+            post(frame_no, "target gone, missile self-destructs", m->id);
+            missiles_mark_dead(self);
+            continue;
+        }
+        m->x += m->speed;
+        if (m->x >= t->x) {
+            t->health -= 2;
+            missiles_mark_dead(self); /* readable until refresh() */
+            if (t->health <= 0) {
+                post(frame_no, "enemy destroyed", t->id);
+                enemies_remove(m->target);
+            } else {
+                post(frame_no, "hit enemy", t->id);
+            }
+        }
+    }
+}
+
+static void on_missile_destroyed(void *item, void *ctx)
+{
+    uint32_t *reaped = (uint32_t *)ctx;
+    (void)item;
+    (*reaped)++;
+}
+
+static void play_voices(void)
+{
+    for (uint32_t i = 0; i < stow_packed_count(&voices);) {
+        struct voice *v = STOW_PACKED_AT(&voices, struct voice, i);
+        if (--v->frames_left == 0u) {
+            stow_packed_remove_at(&voices, i); /* the last voice moves into i */
+        } else {
+            i++;
+        }
+    }
+}
+
+static bool report(const char *name, const stow_stats_t *s, bool ok)
+{
+    print("| ");
+    print(name);
+    print(" | ");
+    print_u((uint32_t)s->capacity);
+    print(" | ");
+    print_u((uint32_t)s->used);
+    print(" | ");
+    print_u((uint32_t)s->peak);
+    print(" | ");
+    print_u(s->fails);
+    print(ok ? " | ok |\n" : " | FAILED |\n");
+    return ok;
+}
+
+int main(void)
+{
+    print("stow demo: a skirmish, one frame at a time (Cortex-M4, no heap, no init calls)\n");
+    for (uint32_t f = 0; f < FRAMES; f++) {
+        print("frame ");
+        print_u(f);
+        print("\n");
+        if (f % 3u == 0u) {
+            spawn_enemy((int32_t)(20u + 5u * (f % 4u)));
+        }
+        fire(f);
+        fly_missiles(f);
+        uint32_t reaped = 0;
+        uint32_t destroyed = missiles_refresh(on_missile_destroyed, &reaped);
+        deliver_events();
+        play_voices();
+        print("    missiles ");
+        print_u(missiles_count());
+        print(" (refresh reaped ");
+        print_u(destroyed);
+        print("), enemies ");
+        print_u(enemies_count());
+        print(", voices ");
+        print_u(stow_packed_count(&voices));
+        print(", scratch ");
+        print_u((uint32_t)stow_arena_used(&frame));
+        print(" bytes\n");
+        if (reaped != destroyed) {
+            return 1;
+        }
+        stow_arena_reset(&frame);
+    }
+
+    print("\nlevel over: clear the enemies (seed 002's flush): every old handle goes stale\n");
+    enemies_handle_t survivor = enemies_first();
+    enemies_clear();
+    print(enemies_get(survivor) == NULL ? "    the old handle is stale\n" : "    STALE HANDLE MATCHED\n");
+
+    print("\n| container | capacity | used | peak | fails | check |\n|---|---:|---:|---:|---:|---|\n");
+    stow_stats_t s;
+    bool ok = enemies_get(survivor) == NULL;
+    stow_genpool_stats(&enemies, &s);
+    ok = report("enemies (genpool)", &s, stow_genpool_check(&enemies)) && ok;
+    stow_slotmap_stats(&missiles, &s);
+    ok = report("missiles (slotmap)", &s, stow_slotmap_check(&missiles)) && ok;
+    stow_pool_stats(&events, &s);
+    ok = report("events (pool)", &s, stow_pool_check(&events)) && ok;
+    stow_packed_stats(&voices, &s);
+    ok = report("voices (packed)", &s, stow_packed_check(&voices)) && ok;
+    stow_arena_stats(&frame, &s);
+    ok = report("frame (arena, bytes)", &s, stow_arena_check(&frame)) && ok;
+    return ok ? 0 : 1;
+}

@@ -65,9 +65,11 @@ $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 # Installs what a fresh Debian machine lacks, or says exactly what to install.
 NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                 clang:clang
+# command:package pairs a target needs on top, as in `$(MAKE) tools EXTRA_TOOLS=...`
+EXTRA_TOOLS ?=
 tools:
 	@missing=""; \
-	for pair in $(NEEDED_TOOLS); do \
+	for pair in $(NEEDED_TOOLS) $(EXTRA_TOOLS); do \
 	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -220,7 +220,9 @@ BENCH_DEPS := $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) Make
 # What bench needs beyond `tools` (valgrind for the host counts); gnuplot is
 # optional and installed only where that can be done quietly.
 BENCH_TOOLS := valgrind:valgrind
+# The showdown's check level (1, the default a user gets) and runs per median.
 SHOWDOWN_LEVEL ?= 1
+SHOWDOWN_RUNS ?= 7
 BENCH_ROWS :=
 $(BUILD)/gen/benches.h: FORCE
 	@mkdir -p $(@D)
@@ -257,19 +259,24 @@ $(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_HOST,$(l))))
 $(BUILD)/bench/ops.md: $(BENCH_ROWS) bench/table.sh
 	@bench/table.sh $(BENCH_ROWS) >$@
 # Built like a user's program: the library as separate objects, no LTO.
-$(BUILD)/bench/showdown: bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
+SHOWDOWN := $(BUILD)/bench/showdown-L$(SHOWDOWN_LEVEL)-R$(SHOWDOWN_RUNS)
+$(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
 	@mkdir -p $(@D)
 	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -DSTOW_CHECK_LEVEL=$(SHOWDOWN_LEVEL) -DSTOW_HANDLE_INDEX_BITS=20 \
+	    -DRUNS=$(SHOWDOWN_RUNS) \
 	    $(INC) $(LIB_SRC) $(HOST_PORT) port/host/assert.c bench/showdown.c -o $@ -lpthread
 
 bench:
 	@$(MAKE) --no-print-directory tools EXTRA_TOOLS="$(BENCH_TOOLS)"
-	@command -v gnuplot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnuplot-nox \
-	        >/tmp/stow-apt.log 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	        apt-get install -y -qq --no-install-recommends gnuplot-nox >/tmp/stow-apt.log 2>&1; }; } \
-	    || echo "bench: no gnuplot, so no chart"
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/bench/ops.md $(BUILD)/bench/showdown
+	@if ! command -v gnuplot >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "stow: installing gnuplot-nox (optional: the showdown chart)"; \
+	        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	            --no-install-recommends gnuplot-nox; } >/tmp/stow-apt.log 2>&1 || true; \
+	    fi; \
+	    command -v gnuplot >/dev/null 2>&1 || echo "bench: no gnuplot, so no chart"; \
+	fi
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/bench/ops.md $(SHOWDOWN)
 	@echo "# stow benchmarks"
 	@echo
 	@echo "Machine: $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)," \
@@ -280,7 +287,7 @@ bench:
 	@echo
 	@cat $(BUILD)/bench/ops.md
 	@echo
-	@$(BUILD)/bench/showdown $(BUILD)/bench/showdown.dat | tee $(BUILD)/bench/showdown.md
+	@$(SHOWDOWN) $(BUILD)/bench/showdown.dat | tee $(BUILD)/bench/showdown.md
 	@if command -v gnuplot >/dev/null 2>&1; then mkdir -p bench/out && \
 	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
 	    echo && echo "Chart: bench/out/showdown.png"; fi

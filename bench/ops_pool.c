@@ -99,7 +99,7 @@ void stow_bench_pool(void)
     BENCH_ROW("pool alloc (never-used block)", prep_fresh, run_pool_alloc_fresh, base_pool_alloc);
     BENCH_ROW("pool alloc (free list)", prep_all_freed, run_pool_alloc, base_pool_alloc);
     BENCH_ROW("pool free", prep_full, run_pool_free, base_pool_free);
-    BENCH_ROW_N("pool alloc + free (a pair, per pair)", prep_fresh, run_pool_pair, base_pool_pair,
+    BENCH_ROW_N("pool alloc + free (a pair, per pair)", prep_all_freed, run_pool_pair, base_pool_pair,
                 BENCH_OPS, 2u * BENCH_OPS);
     BENCH_ROW("STOW_POOL_NEW (free list)", prep_all_freed, run_pool_new, base_pool_new);
     BENCH_ROW("pool alloc_isr (free list)", prep_all_freed, run_pool_alloc_isr, base_pool_alloc);

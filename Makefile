@@ -3,12 +3,14 @@
 #   make                      the library for the host and for Cortex-M0 and M4
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
 #   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386)
-#   make bench                per-operation instruction counts (QEMU -icount)
-#   make size                 code size of each module per core, optimisation and level
+#   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33,
+#                             callgrind on the host) and seed 004's showdown on the host
+#   make size                 code size per module, core, optimisation and level, and what
+#                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
 #
-# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang) are installed with
-# apt-get when make runs as root; otherwise it stops and prints the command.
+# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang; valgrind for bench) are
+# installed with apt-get when make runs as root; otherwise it stops and prints the command.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -58,16 +60,18 @@ $(1)_RAM_KIB := $$(BOARD_RAM_KIB)
 endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
-.PHONY: all test test-host test-boards demo bench $(BENCH_RUNS) size check-freestanding check-headers \
+.PHONY: all test test-host test-boards demo bench size check-freestanding check-headers \
         tools clean FORCE
 
 # ---------------------------------------------------------------- tools
 # Installs what a fresh Debian machine lacks, or says exactly what to install.
 NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
                 clang:clang
+# command:package pairs a target needs on top, as in `$(MAKE) tools EXTRA_TOOLS=...`
+EXTRA_TOOLS ?=
 tools:
 	@missing=""; \
-	for pair in $(NEEDED_TOOLS); do \
+	for pair in $(NEEDED_TOOLS) $(EXTRA_TOOLS); do \
 	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -202,27 +206,96 @@ demo: tools $(patsubst %,$(BUILD)/demo/%.elf,$(DEMOS))
 	done
 
 # ---------------------------------------------------------------- bench, size
-BENCH_BOARDS := mps2-an386
+# make bench: instructions per operation (QEMU -icount on BENCH_BOARDS, callgrind
+# on the host) as one table with a column per core and check level, then seed
+# 004's showdown timed on the host, and its chart where gnuplot is installed.
+# Everything lands in $(BUILD)/bench/; the chart in bench/out/showdown.png.
+BENCH_BOARDS := microbit mps2-an386 mps2-an505
+BENCH_LEVELS := 0 1
+BENCH_CORE_microbit := Cortex-M0
+BENCH_CORE_mps2-an386 := Cortex-M4
+BENCH_CORE_mps2-an505 := Cortex-M33
+HOST_ARCH := $(shell uname -m | sed 's/_/-/g')
+# Calls per round and rounds per row (bench/bench.h); the micro:bit's 16 KiB of
+# RAM holds 100 slots of the largest row.
+BENCH_COUNTS := -DBENCH_OPS=1000u -DBENCH_ROUNDS=10u
+BENCH_COUNTS_microbit := -DBENCH_OPS=100u -DBENCH_ROUNDS=1000u
 BENCH_SRC := bench/ops.c $(sort $(wildcard bench/ops_*.c))
-BENCH_RUNS :=
+BENCH_DEPS := $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) Makefile
+# What bench needs beyond `tools` (valgrind for the host counts); gnuplot is
+# optional and installed only where that can be done quietly.
+BENCH_TOOLS := valgrind:valgrind
+# The showdown's check level (1, the default a user gets) and runs per median.
+SHOWDOWN_LEVEL ?= 1
+SHOWDOWN_RUNS ?= 7
+BENCH_ROWS :=
 $(BUILD)/gen/benches.h: FORCE
 	@mkdir -p $(@D)
 	@printf 'STOW_BENCH(%s)\n' $(patsubst bench/ops_%.c,%,$(filter bench/ops_%.c,$(BENCH_SRC))) >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # $(1) board, $(2) check level
 define BENCH_IMAGE
-$(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) $(CM_PORT_DEPS) Makefile
+$(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
 	@mkdir -p $$(@D)
 	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
-	    -DSTOW_BENCH_BOARD='"$(1)"' $(INC) -Ibench -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_BOARD='"$(1)"' -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' \
+	    $(or $(BENCH_COUNTS_$(1)),$(BENCH_COUNTS)) $(INC) -Ibench -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) \
 	    $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $(BENCH_SRC) -lgcc -o $$@
-bench-run-$(1)-L$(2): $(BUILD)/bench/$(1)-L$(2)/ops.elf
-	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $$<
-BENCH_RUNS += bench-run-$(1)-L$(2)
+$(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
+	@mv $$@.tmp $$@
+BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
 endef
-$(foreach b,$(BENCH_BOARDS),$(foreach l,0 1,$(eval $(call BENCH_IMAGE,$(b),$(l)))))
-bench: tools
-	@$(MAKE) --no-print-directory $(BENCH_RUNS)
+$(foreach b,$(BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_IMAGE,$(b),$(l)))))
+# $(1) check level. Bound at load time (-z now), so that no call pays for lazy binding.
+define BENCH_HOST
+$(BUILD)/bench/host-L$(1)/ops: $(BENCH_DEPS) $(HOST_PORT) port/host/assert.c
+	@mkdir -p $$(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -g -DSTOW_CHECK_LEVEL=$(1) -DSTOW_BENCH_COLUMN='"$(HOST_ARCH) L$(1)"' \
+	    $(BENCH_COUNTS) $(INC) -Ibench -I$(BUILD)/gen $(LIB_SRC) $(BENCH_SRC) $(HOST_PORT) \
+	    port/host/assert.c -Wl,-z,now -o $$@ -lpthread
+$(BUILD)/bench/host-L$(1)/rows.txt: $(BUILD)/bench/host-L$(1)/ops bench/callgrind.sh
+	@bench/callgrind.sh $$< $$(@D)/callgrind >$$@.tmp
+	@mv $$@.tmp $$@
+BENCH_ROWS += $(BUILD)/bench/host-L$(1)/rows.txt
+endef
+$(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_HOST,$(l))))
+$(BUILD)/bench/ops.md: $(BENCH_ROWS) bench/table.sh
+	@bench/table.sh $(BENCH_ROWS) >$@
+# Built like a user's program: the library as separate objects, no LTO.
+SHOWDOWN := $(BUILD)/bench/showdown-L$(SHOWDOWN_LEVEL)-R$(SHOWDOWN_RUNS)
+$(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
+	@mkdir -p $(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -DSTOW_CHECK_LEVEL=$(SHOWDOWN_LEVEL) -DSTOW_HANDLE_INDEX_BITS=20 \
+	    -DRUNS=$(SHOWDOWN_RUNS) \
+	    $(INC) $(LIB_SRC) $(HOST_PORT) port/host/assert.c bench/showdown.c -o $@ -lpthread
+
+bench:
+	@$(MAKE) --no-print-directory tools EXTRA_TOOLS="$(BENCH_TOOLS)"
+	@if ! command -v gnuplot >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo "stow: installing gnuplot-nox (optional: the showdown chart)"; \
+	        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	            --no-install-recommends gnuplot-nox; } >/tmp/stow-apt.log 2>&1 || true; \
+	    fi; \
+	    command -v gnuplot >/dev/null 2>&1 || echo "bench: no gnuplot, so no chart"; \
+	fi
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/bench/ops.md $(SHOWDOWN)
+	@echo "# stow benchmarks"
+	@echo
+	@echo "Machine: $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)," \
+	    "$$(nproc) CPUs; $$($(CC_gcc) --version | head -n 1); $$($(ARM_CC) --version | head -n 1);" \
+	    "$$($(QEMU) --version | head -n 1); $$(valgrind --version)."
+	@echo
+	@echo "## Instructions per operation (-O2; QEMU -icount for Cortex-M, callgrind for $(HOST_ARCH))"
+	@echo
+	@cat $(BUILD)/bench/ops.md
+	@echo
+	@$(SHOWDOWN) $(BUILD)/bench/showdown.dat | tee $(BUILD)/bench/showdown.md
+	@if command -v gnuplot >/dev/null 2>&1; then mkdir -p bench/out && \
+	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
+	    echo && echo "Chart: bench/out/showdown.png"; fi
 
 size: tools
 	@bench/size.sh

@@ -1,10 +1,11 @@
 /* ops_genpool.c - instructions per genpool operation; see bench.h.
  *
- * Items of 8 bytes (a missile: damage and its target's handle) and of 32 bytes,
- * BENCH_OPS of them. insert and alloc are timed twice: on never-used slots (the
- * bump index) and on removed ones (the free list). Iteration is timed per item:
- * over a full pool, and over 500 live items spread across 10,000 used slots (a
- * whole pass of that costs 500 times the row). */
+ * Items of 8 bytes (a missile: damage and its target's handle), and of 32 bytes
+ * for one row. insert and alloc are measured on never-used slots (the bump
+ * index) and on removed ones (the free list). Iteration is per item: first()
+ * then next() until every live item was seen, over a full pool and over one
+ * with one live item in every 20 slots.
+ */
 #include "bench.h"
 
 struct item8 {
@@ -16,146 +17,156 @@ struct item32 {
     uint32_t w[8];
 };
 
-STOW_GENPOOL_DEFINE_STATIC(bench_gp, struct item8, BENCH_OPS);
-STOW_GENPOOL_DEFINE_STATIC(bench_gp32, struct item32, BENCH_OPS);
-static stow_handle_t handles[BENCH_OPS];
+static stow_genpool_t gp;
+#define handles stow_bench_handles
+static const struct item8 item8 = {3, 0x10001u};
+static const struct item32 item32 = {{1, 2, 3, 4, 5, 6, 7, 8}};
+static const unsigned char *first_item;
+static stow_handle_t it; /* the iteration's current handle */
 
-static BENCH_BASELINE stow_handle_t empty_insert(stow_genpool_t *g, const void *item)
+static void init_for(size_t size, size_t align)
 {
-    (void)item;
-    stow_handle_t h = {(uint32_t)(uintptr_t)g};
-    return h;
-}
-
-static BENCH_BASELINE void *empty_alloc(stow_genpool_t *g, stow_handle_t *out)
-{
-    (void)out;
-    return g;
-}
-
-static BENCH_BASELINE void *empty_get(const stow_genpool_t *g, stow_handle_t h)
-{
-    (void)h;
-    return (void *)(uintptr_t)g;
-}
-
-static BENCH_BASELINE bool empty_remove(stow_genpool_t *g, stow_handle_t h)
-{
-    (void)h;
-    return g != NULL;
-}
-
-static BENCH_BASELINE stow_handle_t empty_handle_of(const stow_genpool_t *g, const void *item)
-{
-    (void)item;
-    stow_handle_t h = {(uint32_t)(uintptr_t)g};
-    return h;
-}
-
-static BENCH_BASELINE stow_handle_t empty_next(const stow_genpool_t *g, stow_handle_t h)
-{
-    (void)g;
-    return h;
-}
-
-static void must(bool ok, const char *what)
-{
-    if (!ok) {
-        stow_bench_print("genpool bench: ");
-        stow_bench_print(what);
-        stow_bench_print(" failed\n");
-        stow_port_exit(1);
+    if (!stow_genpool_init(&gp, stow_bench_ram, STOW_GENPOOL_BYTES(size, align, BENCH_OPS), size,
+                           align, BENCH_OPS)) {
+        stow_bench_fail("genpool", "init");
     }
 }
 
-static void bench_item8(void)
+static void prep_fresh(void) { init_for(sizeof(struct item8), STOW_ALIGNOF(struct item8)); }
+
+static void prep_full(void)
 {
-    uint32_t base, op;
-    struct item8 item = {3, 0x10001u};
-
-    BENCH_TICKS(base, handles[i] = empty_insert(&bench_gp, &item));
-    BENCH_TICKS(op, handles[i] = stow_genpool_insert(&bench_gp, &item));
-    stow_bench_row("stow_genpool_insert (8-byte item, never-used slot)", op, base);
-    must(stow_genpool_count(&bench_gp) == BENCH_OPS, "insert");
-
-    BENCH_TICKS(base, stow_bench_sink = empty_get(&bench_gp, handles[i]));
-    BENCH_TICKS(op, stow_bench_sink = stow_genpool_get(&bench_gp, handles[i]));
-    stow_bench_row("stow_genpool_get (live handle)", op, base);
-    must(stow_bench_sink != NULL, "get");
-
-    BENCH_TICKS(base, stow_bench_sink_u32 = empty_remove(&bench_gp, handles[i]));
-    BENCH_TICKS(op, stow_bench_sink_u32 = stow_genpool_contains(&bench_gp, handles[i]));
-    stow_bench_row("stow_genpool_contains (live handle)", op, base);
-
-    unsigned char *first_item = (unsigned char *)stow_genpool_get(&bench_gp, handles[0]);
-    BENCH_TICKS(base, stow_bench_sink_u32 = empty_handle_of(&bench_gp, first_item + i * 8u).bits);
-    BENCH_TICKS(op, stow_bench_sink_u32 = stow_genpool_handle_of(&bench_gp, first_item + i * 8u).bits);
-    stow_bench_row("stow_genpool_handle_of", op, base);
-    must(stow_bench_sink_u32 == handles[BENCH_OPS - 1u].bits, "handle_of");
-
-    stow_handle_t it = stow_genpool_first(&bench_gp);
-    BENCH_TICKS(base, it = empty_next(&bench_gp, it));
-    it = stow_genpool_first(&bench_gp);
-    BENCH_TICKS(op, it = stow_genpool_next(&bench_gp, it));
-    stow_bench_row("stow_genpool_next (full pool, per item)", op, base);
-    must(stow_handle_is_null(it), "next");
-
-    BENCH_TICKS(base, stow_bench_sink_u32 = empty_remove(&bench_gp, handles[i]));
-    BENCH_TICKS(op, stow_bench_sink_u32 = stow_genpool_remove(&bench_gp, handles[i]));
-    stow_bench_row("stow_genpool_remove", op, base);
-    must(stow_genpool_count(&bench_gp) == 0u, "remove");
-
-    BENCH_TICKS(base, stow_bench_sink = empty_get(&bench_gp, handles[i]));
-    BENCH_TICKS(op, stow_bench_sink = stow_genpool_get(&bench_gp, handles[i]));
-    stow_bench_row("stow_genpool_get (stale handle)", op, base);
-    must(stow_bench_sink == NULL, "stale get");
-
-    BENCH_TICKS(base, handles[i] = empty_insert(&bench_gp, &item));
-    BENCH_TICKS(op, handles[i] = stow_genpool_insert(&bench_gp, &item));
-    stow_bench_row("stow_genpool_insert (8-byte item, from the free list)", op, base);
-
-    for (uint32_t k = 0; k < BENCH_OPS; k++) {
-        stow_genpool_remove(&bench_gp, handles[k]);
+    prep_fresh();
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        handles[i] = stow_genpool_insert(&gp, &item8);
     }
-    BENCH_TICKS(base, stow_bench_sink = empty_alloc(&bench_gp, &handles[i]));
-    BENCH_TICKS(op, stow_bench_sink = stow_genpool_alloc(&bench_gp, &handles[i]));
-    stow_bench_row("stow_genpool_alloc (8-byte item zeroed, from the free list)", op, base);
+    first_item = (const unsigned char *)stow_genpool_get(&gp, handles[0]);
+    if (stow_genpool_count(&gp) != BENCH_OPS || first_item == NULL) {
+        stow_bench_fail("genpool", "not full");
+    }
+}
 
-    /* 500 live among 10,000 used slots: one in 20 */
-    for (uint32_t k = 0; k < BENCH_OPS; k++) {
-        if (k % 20u != 0u) {
-            stow_genpool_remove(&bench_gp, handles[k]);
+static void prep_all_removed(void)
+{
+    prep_full();
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        (void)stow_genpool_remove(&gp, handles[i]);
+    }
+}
+
+/* A pool of SPARSE_SLOTS slots, all used, one live item in every 20. */
+#define SPARSE_SLOTS 100u
+static void prep_sparse(void)
+{
+    prep_fresh();
+    for (uint32_t i = 0; i < SPARSE_SLOTS; i++) {
+        handles[i] = stow_genpool_insert(&gp, &item8);
+    }
+    for (uint32_t i = 0; i < SPARSE_SLOTS; i++) {
+        if (i % 20u != 0u) {
+            (void)stow_genpool_remove(&gp, handles[i]);
         }
     }
-    must(stow_genpool_count(&bench_gp) == BENCH_OPS / 20u, "sparse");
-    it = stow_genpool_first(&bench_gp);
-    BENCH_TICKS(base, it = empty_next(&bench_gp, it); if (stow_handle_is_null(it)) it = empty_next(&bench_gp, it));
-    it = stow_genpool_first(&bench_gp);
-    BENCH_TICKS(op, it = stow_genpool_next(&bench_gp, it); if (stow_handle_is_null(it)) it = stow_genpool_first(&bench_gp));
-    stow_bench_row("stow_genpool_next (500 live of 10,000 slots, per item)", op, base);
-
-    BENCH_TICKS(base, empty_remove(&bench_gp, handles[i]));
-    BENCH_TICKS(op, stow_genpool_clear(&bench_gp));
-    stow_bench_row("stow_genpool_clear (10,000 slots used)", op, base);
-    must(stow_genpool_check(&bench_gp), "check");
 }
 
-static void bench_item32(void)
+static void prep_32_all_removed(void)
 {
-    uint32_t base, op;
-    struct item32 item = {{1, 2, 3, 4, 5, 6, 7, 8}};
-    BENCH_TICKS(op, handles[i] = stow_genpool_insert(&bench_gp32, &item));
-    for (uint32_t k = 0; k < BENCH_OPS; k++) {
-        stow_genpool_remove(&bench_gp32, handles[k]);
+    init_for(sizeof(struct item32), STOW_ALIGNOF(struct item32));
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        handles[i] = stow_genpool_insert(&gp, &item32);
     }
-    BENCH_TICKS(base, handles[i] = empty_insert(&bench_gp32, &item));
-    BENCH_TICKS(op, handles[i] = stow_genpool_insert(&bench_gp32, &item));
-    stow_bench_row("stow_genpool_insert (32-byte item, from the free list)", op, base);
-    must(stow_genpool_check(&bench_gp32), "check 32");
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        (void)stow_genpool_remove(&gp, handles[i]);
+    }
 }
+
+static BENCH_BARE stow_handle_t bare_insert(stow_genpool_t *g BENCH_UNUSED,
+                                            const void *item BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void *bare_alloc(stow_genpool_t *g BENCH_UNUSED,
+                                   stow_handle_t *out BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void *bare_get(const stow_genpool_t *g BENCH_UNUSED,
+                                 stow_handle_t h BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE bool bare_test(const stow_genpool_t *g BENCH_UNUSED,
+                                 stow_handle_t h BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE bool bare_remove(stow_genpool_t *g BENCH_UNUSED,
+                                   stow_handle_t h BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE stow_handle_t bare_handle_of(const stow_genpool_t *g BENCH_UNUSED,
+                                               const void *item BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE stow_handle_t bare_first(const stow_genpool_t *g BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE stow_handle_t bare_next(const stow_genpool_t *g BENCH_UNUSED,
+                                          stow_handle_t h BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void bare_clear(stow_genpool_t *g BENCH_UNUSED) BENCH_BARE_BODY
+
+BENCH_LOOP(run_genpool_insert_fresh, handles[i] = stow_genpool_insert(&gp, &item8))
+BENCH_LOOP(run_genpool_insert, handles[i] = stow_genpool_insert(&gp, &item8))
+BENCH_LOOP(base_genpool_insert, handles[i] = bare_insert(&gp, &item8))
+BENCH_LOOP(run_genpool_insert32, handles[i] = stow_genpool_insert(&gp, &item32))
+BENCH_LOOP(base_genpool_insert32, handles[i] = bare_insert(&gp, &item32))
+BENCH_LOOP(run_genpool_alloc, stow_bench_sink = stow_genpool_alloc(&gp, &handles[i]))
+BENCH_LOOP(base_genpool_alloc, stow_bench_sink = bare_alloc(&gp, &handles[i]))
+BENCH_LOOP(run_genpool_get, stow_bench_sink = stow_genpool_get(&gp, handles[i]))
+BENCH_LOOP(run_genpool_get_stale, stow_bench_sink = stow_genpool_get(&gp, handles[i]))
+BENCH_LOOP(base_genpool_get, stow_bench_sink = bare_get(&gp, handles[i]))
+BENCH_LOOP(run_genpool_contains, stow_bench_sink_u32 = stow_genpool_contains(&gp, handles[i]))
+BENCH_LOOP(base_genpool_contains, stow_bench_sink_u32 = bare_test(&gp, handles[i]))
+BENCH_LOOP(run_genpool_remove, stow_bench_sink_u32 = stow_genpool_remove(&gp, handles[i]))
+BENCH_LOOP(base_genpool_remove, stow_bench_sink_u32 = bare_remove(&gp, handles[i]))
+BENCH_LOOP(run_genpool_handle_of,
+           stow_bench_sink_u32 = stow_genpool_handle_of(&gp, first_item + i * sizeof(struct item8)).bits)
+BENCH_LOOP(base_genpool_handle_of,
+           stow_bench_sink_u32 = bare_handle_of(&gp, first_item + i * sizeof(struct item8)).bits)
+BENCH_LOOP(run_genpool_clear, stow_genpool_clear(&gp))
+BENCH_LOOP(base_genpool_clear, bare_clear(&gp))
+
+/* Iteration: one pass visits every live item once, first() then next() as many
+ * times as there are live items after the first; BENCH_OPS / live passes make BENCH_OPS
+ * calls in all. The pass length is known, so the loop needs no test of the
+ * handle, and base has the same shape. */
+#define ITERATE(name, first, next, live)                                          \
+    static BENCH_NOIPA void name(void)                                            \
+    {                                                                             \
+        for (uint32_t pass = 0; pass < BENCH_OPS / (live); pass++) {              \
+            it = first(&gp);                                                      \
+            for (uint32_t i = 1; i < (live); i++) {                               \
+                it = next(&gp, it);                                               \
+            }                                                                     \
+        }                                                                         \
+    }
+ITERATE(run_genpool_iterate_full, stow_genpool_first, stow_genpool_next, BENCH_OPS)
+ITERATE(base_genpool_iterate_full, bare_first, bare_next, BENCH_OPS)
+ITERATE(run_genpool_iterate_sparse, stow_genpool_first, stow_genpool_next, SPARSE_SLOTS / 20u)
+ITERATE(base_genpool_iterate_sparse, bare_first, bare_next, SPARSE_SLOTS / 20u)
 
 void stow_bench_genpool(void)
 {
-    bench_item8();
-    bench_item32();
+    BENCH_ROW("genpool insert (8-byte item, never-used slot)", prep_fresh, run_genpool_insert_fresh,
+              base_genpool_insert);
+    BENCH_ROW("genpool insert (8-byte item, free list)", prep_all_removed, run_genpool_insert,
+              base_genpool_insert);
+    BENCH_ROW("genpool insert (32-byte item, free list)", prep_32_all_removed,
+              run_genpool_insert32, base_genpool_insert32);
+    BENCH_ROW("genpool alloc (8-byte item, zeroed, free list)", prep_all_removed,
+              run_genpool_alloc, base_genpool_alloc);
+    BENCH_ROW("genpool get", prep_full, run_genpool_get, base_genpool_get);
+    BENCH_ROW("genpool get (stale handle)", prep_all_removed, run_genpool_get_stale, base_genpool_get);
+    BENCH_ROW("genpool contains", prep_full, run_genpool_contains, base_genpool_contains);
+    BENCH_ROW("genpool remove", prep_full, run_genpool_remove, base_genpool_remove);
+    if (stow_genpool_count(&gp) != 0u || !stow_genpool_check(&gp)) {
+        stow_bench_fail("genpool", "remove");
+    }
+    BENCH_ROW("genpool handle_of", prep_full, run_genpool_handle_of, base_genpool_handle_of);
+    if (stow_bench_sink_u32 != handles[BENCH_OPS - 1u].bits) {
+        stow_bench_fail("genpool", "handle_of");
+    }
+    BENCH_ROW("genpool first/next (full pool, per item)", prep_full, run_genpool_iterate_full,
+              base_genpool_iterate_full);
+    BENCH_ROW("genpool first/next (5 live in 100 slots, per item)", prep_sparse,
+              run_genpool_iterate_sparse, base_genpool_iterate_sparse);
+    if (stow_handle_index(it) != SPARSE_SLOTS - 20u) {
+        stow_bench_fail("genpool", "iteration");
+    }
+    BENCH_ROW("genpool clear", prep_full, run_genpool_clear, base_genpool_clear);
+    if (!stow_genpool_check(&gp)) {
+        stow_bench_fail("genpool", "check");
+    }
 }

@@ -2,49 +2,74 @@
  * Items are 16-byte particles (four words) unless a row says otherwise. */
 #include "bench.h"
 
-struct bench_particle {
+struct particle {
     uint32_t x, y, vx, vy;
 };
 
-STOW_PACKED_DEFINE_STATIC(bench_packed, struct bench_particle, BENCH_OPS);
-STOW_PACKED_DEFINE_STATIC(bench_packed_words, uint32_t, BENCH_OPS);
+static stow_packed_t arr;
 
-#define BENCH_BARE __attribute__((naked, noipa))
-#define UNUSED __attribute__((unused))
-
-static BENCH_BARE void *bare_push(stow_packed_t *a UNUSED) { __asm__ volatile("bx lr"); }
-static BENCH_BARE void bare_remove_at(stow_packed_t *a UNUSED, uint32_t index UNUSED)
+static void init_for(size_t size, size_t align)
 {
-    __asm__ volatile("bx lr");
-}
-static BENCH_BARE void *bare_at(const stow_packed_t *a UNUSED, uint32_t index UNUSED)
-{
-    __asm__ volatile("bx lr");
-}
-
-static void rows_for(stow_packed_t *a, const char *push, const char *at, const char *remove)
-{
-    uint32_t base, op;
-    BENCH_TICKS(base, stow_bench_sink = bare_push(a));
-    BENCH_TICKS(op, stow_bench_sink = stow_packed_push(a));
-    stow_bench_row(push, op, base);
-    BENCH_TICKS(base, stow_bench_sink = bare_at(a, i));
-    BENCH_TICKS(op, stow_bench_sink = stow_packed_at(a, i));
-    stow_bench_row(at, op, base);
-    /* the middle position: below count throughout, and the last moves in */
-    BENCH_TICKS(base, bare_remove_at(a, (BENCH_OPS - 1u - i) >> 1));
-    BENCH_TICKS(op, stow_packed_remove_at(a, (BENCH_OPS - 1u - i) >> 1));
-    stow_bench_row(remove, op, base);
-    if (stow_packed_count(a) != 0u || !stow_packed_check(a)) {
-        stow_bench_print("packed bench: count or check\n");
-        stow_port_exit(1);
+    if (!stow_packed_init(&arr, stow_bench_ram, STOW_PACKED_BYTES(size, align, BENCH_OPS), size,
+                          align, BENCH_OPS)) {
+        stow_bench_fail("packed", "init");
     }
 }
 
+static void fill(void)
+{
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        (void)stow_packed_push(&arr);
+    }
+    if (stow_packed_count(&arr) != BENCH_OPS) {
+        stow_bench_fail("packed", "not full");
+    }
+}
+
+static void prep_fresh(void) { init_for(sizeof(struct particle), STOW_ALIGNOF(struct particle)); }
+static void prep_full(void)
+{
+    prep_fresh();
+    fill();
+}
+static void prep_word_fresh(void) { init_for(sizeof(uint32_t), STOW_ALIGNOF(uint32_t)); }
+static void prep_word_full(void)
+{
+    prep_word_fresh();
+    fill();
+}
+
+static BENCH_BARE void *bare_push(stow_packed_t *a BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void bare_remove_at(stow_packed_t *a BENCH_UNUSED,
+                                      uint32_t index BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void *bare_at(const stow_packed_t *a BENCH_UNUSED,
+                                uint32_t index BENCH_UNUSED) BENCH_BARE_BODY
+
+/* One loop per row, so that callgrind tells the rows apart. */
+BENCH_LOOP(run_packed_push, stow_bench_sink = stow_packed_push(&arr))
+BENCH_LOOP(run_packed_push4, stow_bench_sink = stow_packed_push(&arr))
+BENCH_LOOP(base_packed_push, stow_bench_sink = bare_push(&arr))
+BENCH_LOOP(run_packed_at, stow_bench_sink = stow_packed_at(&arr, i))
+BENCH_LOOP(base_packed_at, stow_bench_sink = bare_at(&arr, i))
+/* The middle position: below count throughout, and the last item moves in. */
+BENCH_LOOP(run_packed_remove_at, stow_packed_remove_at(&arr, (BENCH_OPS - 1u - i) >> 1))
+BENCH_LOOP(run_packed_remove_at4, stow_packed_remove_at(&arr, (BENCH_OPS - 1u - i) >> 1))
+BENCH_LOOP(base_packed_remove_at, bare_remove_at(&arr, (BENCH_OPS - 1u - i) >> 1))
+
 void stow_bench_packed(void)
 {
-    rows_for(&bench_packed, "stow_packed_push (16-byte item, zeroed)", "stow_packed_at",
-             "stow_packed_remove_at (16-byte item, moves the last in)");
-    rows_for(&bench_packed_words, "stow_packed_push (4-byte item, zeroed)", "stow_packed_at (4-byte item)",
-             "stow_packed_remove_at (4-byte item, moves the last in)");
+    BENCH_ROW("packed push (16-byte item, zeroed)", prep_fresh, run_packed_push, base_packed_push);
+    BENCH_ROW("packed at", prep_full, run_packed_at, base_packed_at);
+    BENCH_ROW("packed remove_at (16-byte item, moves the last in)", prep_full,
+              run_packed_remove_at, base_packed_remove_at);
+    if (stow_packed_count(&arr) != 0u || !stow_packed_check(&arr)) {
+        stow_bench_fail("packed", "remove_at");
+    }
+    BENCH_ROW("packed push (4-byte item, zeroed)", prep_word_fresh, run_packed_push4,
+              base_packed_push);
+    BENCH_ROW("packed remove_at (4-byte item, moves the last in)", prep_word_full,
+              run_packed_remove_at4, base_packed_remove_at);
+    if (stow_packed_count(&arr) != 0u || !stow_packed_check(&arr)) {
+        stow_bench_fail("packed", "check");
+    }
 }

@@ -1,65 +1,140 @@
 #!/bin/sh
-# size.sh - code size of every lib/ module, built as a firmware would build it.
-# Prints one Markdown table per core: a row per module (and the total), a column
-# per optimisation and check level. A cell is the bytes of .text; "+N" adds the
-# .rodata the module brings (the assert hook's file names and expressions).
-# Any .data or .bss would be listed below the tables: stow keeps none.
+# size.sh - code size of lib/, built as a firmware would build it (arm-none-eabi-gcc,
+# Thumb, soft float, -ffunction-sections -fdata-sections).
+#
+# 1. Objects: per core, one Markdown table with a row per module and the total of
+#    all five, a column per optimisation and check level. A cell is
+#    ".text +.rodata / .data / .bss" in bytes of the module's object, every
+#    function in it (init, check, stats... included). .rodata is the assert
+#    hook's file names and expressions (level 1); stow keeps no .data or .bss.
+# 2. Hot path: what a firmware links when it uses a module the everyday way
+#    (bench/hot.c: DEFINE, no init; pool alloc/free, arena alloc/reset, genpool
+#    and slotmap insert/get/remove, packed push/remove_at/data/count), linked with
+#    --gc-sections; the library's functions only (the caller and the assert hook
+#    taken off). Same layout, cell ".text +.rodata".
+# 3. Where the bytes of each object go: its functions by size, for one core and
+#    configuration (SIZE_DETAIL, default cortex-m4 -Os L0).
 #
 #   SIZE_CPUS   cores        (default: cortex-m0 cortex-m3 cortex-m4 cortex-m33)
 #   SIZE_OPTS   optimisation (default: Os O2)
 #   SIZE_LEVELS check levels (default: 0 1)
+#   SIZE_DETAIL "cpu opt level" for part 3, or "none"
 set -e
 cd "$(dirname "$0")/.."
 cpus=${SIZE_CPUS:-cortex-m0 cortex-m3 cortex-m4 cortex-m33}
 opts=${SIZE_OPTS:-Os O2}
 levels=${SIZE_LEVELS:-0 1}
+detail=${SIZE_DETAIL:-cortex-m4 Os 0}
 out=build/size
 mkdir -p "$out"
 modules=$(for f in lib/src/*.c; do basename "$f" .c; done)
 cc=arm-none-eabi-gcc
+flags="-std=c11 -pedantic -Werror -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections
+       -mthumb -mfloat-abi=soft -Ilib/include"
 
-# bytes SECTION-REGEX OBJECT: sum of the sizes of matching sections.
-bytes() {
-    arm-none-eabi-size -A "$2" | awk -v re="$1" '$1 ~ re { n += $2 } END { print n + 0 }'
+# sizes FILE...: the bytes of .text, .rodata, .data and .bss (each with its
+# -ffunction-sections / -fdata-sections parts) summed over the files.
+sizes() {
+    arm-none-eabi-size -A "$@" | awk '
+        $1 ~ /^\.text/ { t += $2 } $1 ~ /^\.rodata/ { r += $2 }
+        $1 ~ /^\.data/ { d += $2 } $1 ~ /^\.bss/ { b += $2 }
+        END { print t + 0, r + 0, d + 0, b + 0 }'
 }
 
-echo "## Code size in bytes ($($cc -dumpversion), -ffunction-sections, Thumb, soft float)"
-stray=""
+# symbol_bytes FILE SYMBOL...: sum of the sizes of those symbols.
+symbol_bytes() {
+    f=$1
+    shift
+    arm-none-eabi-nm -S -t d "$f" | awk -v want=" $* " '
+        NF == 4 && index(want, " " $4 " ") { n += $2 } END { print n + 0 }'
+}
+
+# Builds everything, in parallel per configuration: the objects, then the hot-path
+# images, linked from the same objects.
 for cpu in $cpus; do
-    echo
-    printf '### %s\n\n| module |' "$cpu"
+    for o in $opts; do for l in $levels; do
+        for m in $modules; do
+            $cc $flags -"$o" -mcpu="$cpu" -DSTOW_CHECK_LEVEL="$l" -c "lib/src/$m.c" \
+                -o "$out/$cpu-$o-L$l-$m.o" &
+        done
+        wait
+        objs=$(for m in $modules; do printf '%s ' "$out/$cpu-$o-L$l-$m.o"; done)
+        for h in $modules all; do
+            $cc $flags -"$o" -mcpu="$cpu" -DSTOW_CHECK_LEVEL="$l" -DHOT_"$h" bench/hot.c $objs \
+                -nostdlib -Wl,--gc-sections -Wl,-e,hot_main -lgcc -o "$out/$cpu-$o-L$l-hot-$h.elf" &
+        done
+        wait
+    done; done
+done
+
+header() {
+    printf '### %s\n\n| %s |' "$1" "$2"
     for o in $opts; do for l in $levels; do printf ' -%s L%s |' "$o" "$l"; done; done
     printf '\n|---|'
     for o in $opts; do for l in $levels; do printf -- '---:|'; done; done
     printf '\n'
-    totals=""
-    for m in $modules; do
-        printf '| %s |' "$m"
+}
+
+# cell TEXT RODATA [DATA BSS]
+cell() {
+    if [ "$2" -gt 0 ]; then printf ' %s +%s' "$1" "$2"; else printf ' %s' "$1"; fi
+    if [ $# -gt 2 ]; then printf ' / %s / %s' "$3" "$4"; fi
+    printf ' |'
+}
+
+echo "## Code size in bytes ($($cc -dumpversion), Thumb, soft float, -ffunction-sections)"
+echo
+echo "### Objects: .text +.rodata / .data / .bss of lib/src/<module>.o, every function included"
+for cpu in $cpus; do
+    echo
+    header "$cpu" module
+    for m in $modules all; do
+        if [ "$m" = all ]; then printf '| **all five** |'; else printf '| %s |' "$m"; fi
         for o in $opts; do for l in $levels; do
-            obj="$out/$cpu-$o-L$l-$m.o"
-            $cc -std=c11 -pedantic -Werror -Wall -Wextra -"$o" -ffreestanding -ffunction-sections \
-                -fdata-sections -mthumb -mcpu="$cpu" -mfloat-abi=soft -DSTOW_CHECK_LEVEL="$l" \
-                -Ilib/include -c "lib/src/$m.c" -o "$obj"
-            t=$(bytes '^\.text' "$obj")
-            r=$(bytes '^\.rodata' "$obj")
-            db=$(bytes '^\.(data|bss)' "$obj")
-            [ "$db" -eq 0 ] || stray="$stray $obj:$db"
-            if [ "$r" -gt 0 ]; then printf ' %s +%s |' "$t" "$r"; else printf ' %s |' "$t"; fi
+            if [ "$m" = all ]; then
+                set -- $(sizes $(for x in $modules; do printf '%s ' "$out/$cpu-$o-L$l-$x.o"; done))
+            else
+                set -- $(sizes "$out/$cpu-$o-L$l-$m.o")
+            fi
+            cell "$@"
         done; done
         printf '\n'
     done
-    printf '| **all** |'
-    for o in $opts; do for l in $levels; do
-        t=0; r=0
-        for m in $modules; do
-            t=$((t + $(bytes '^\.text' "$out/$cpu-$o-L$l-$m.o")))
-            r=$((r + $(bytes '^\.rodata' "$out/$cpu-$o-L$l-$m.o")))
-        done
-        if [ "$r" -gt 0 ]; then printf ' **%s** +%s |' "$t" "$r"; else printf ' **%s** |' "$t"; fi
-    done; done
-    printf '\n'
 done
-if [ -n "$stray" ]; then
+
+echo
+echo "### Hot path: what a firmware links (bench/hot.c, --gc-sections): .text +.rodata of lib/ only"
+echo
+echo "pool: alloc, free. arena: alloc, reset. genpool, slotmap: insert, get, remove (slotmap"
+echo "also data). packed: push, remove_at, data, count. Containers from DEFINE (no init)."
+echo "Not counted: each DEFINE'd container's struct, in .data, and its storage, in .stow.*."
+for cpu in $cpus; do
     echo
-    echo "objects with .data or .bss (object:bytes):$stray"
+    header "$cpu" "hot path"
+    for h in $modules all; do
+        if [ "$h" = all ]; then printf '| **all five** |'; else printf '| %s |' "$h"; fi
+        for o in $opts; do for l in $levels; do
+            elf="$out/$cpu-$o-L$l-hot-$h.elf"
+            set -- $(sizes "$elf")
+            cell $(($1 - $(symbol_bytes "$elf" hot_main stow_port_assert_failed))) "$2"
+        done; done
+        printf '\n'
+    done
+done
+
+if [ "$detail" != none ]; then
+    set -- $detail
+    echo
+    echo "### Where the bytes go: functions of each object, $1 -$2 L$3 (bytes of .text)"
+    echo
+    echo "| module | functions, largest first |"
+    echo "|---|---|"
+    for m in $modules; do
+        obj="$out/$1-$2-L$3-$m.o"
+        [ -r "$obj" ] || { echo "size.sh: SIZE_DETAIL names a build that was not made" >&2; exit 1; }
+        printf '| %s | ' "$m"
+        arm-none-eabi-nm -S -t d --size-sort -r "$obj" | awk '
+            NF == 4 && $3 ~ /^[tT]$/ { printf "%s%s %d", sep, $4, $2; sep = ", " }'
+        printf ' |\n'
+    done
 fi

@@ -1,0 +1,75 @@
+#!/bin/sh
+# table.sh FILE... - one Markdown table from the row lines of several bench runs.
+#
+# Each FILE holds lines "@|<column>|<label>|<value>" (other lines are ignored),
+# from a QEMU run of bench/ops.c or from bench/callgrind.sh. Columns appear in
+# the order of the files, rows in the order they first appear; a row a run did
+# not measure shows "-". Values are rounded to a tenth, and whole numbers lose
+# their ".0".
+#
+# Then checks the per-operation targets against the "Cortex-M4 L0" column (and
+# the x86-64 L0 one for stow_pool against malloc) and prints each as met or
+# missed.
+awk -F'|' '
+function fmt(v,   s) {
+    s = sprintf("%.1f", v)
+    sub(/\.0$/, "", s)
+    return s
+}
+/^@\|/ {
+    col = $2; row = $3
+    if (!(col in colseen)) { colseen[col] = 1; cols[++ncols] = col }
+    if (!(row in rowseen)) { rowseen[row] = 1; rows[++nrows] = row }
+    val[row, col] = $4
+}
+function check(row, col, limit, what,   v) {
+    if (!((row, col) in val)) { printf "| %s | %s | - | <= %s | no figure |\n", what, col, limit; return }
+    v = val[row, col]
+    printf "| %s | %s | %s | <= %s | %s |\n", what, col, fmt(v), limit, (v <= limit + 0.05 ? "met" : "**missed**")
+}
+END {
+    printf "| operation |"
+    for (c = 1; c <= ncols; c++) printf " %s |", cols[c]
+    printf "\n|---|"
+    for (c = 1; c <= ncols; c++) printf "---:|"
+    printf "\n"
+    for (r = 1; r <= nrows; r++) {
+        printf "| %s |", rows[r]
+        for (c = 1; c <= ncols; c++) printf " %s |", ((rows[r], cols[c]) in val) ? fmt(val[rows[r], cols[c]]) : "-"
+        printf "\n"
+    }
+    m4 = "Cortex-M4 L0"
+    if (!(m4 in colseen)) exit
+    printf "\nTargets (instructions, Cortex-M4, -O2, check level 0):\n\n"
+    printf "| target | column | measured | limit | |\n|---|---|---:|---:|---|\n"
+    check("pool alloc (free list)", m4, 12, "pool alloc (free list)")
+    check("pool alloc (never-used block)", m4, 12, "pool alloc (never-used block)")
+    check("pool free", m4, 10, "pool free")
+    check("arena alloc (8 bytes, align 8)", m4, 15, "arena alloc")
+    check("genpool get", m4, 12, "genpool get")
+    check("slotmap get", m4, 12, "slotmap get")
+    check("genpool insert (8-byte item, never-used slot)", m4, 40, "genpool insert (never-used slot)")
+    check("genpool insert (8-byte item, free list)", m4, 40, "genpool insert (free list)")
+    check("genpool remove", m4, 40, "genpool remove")
+    check("slotmap insert (first use of a slot)", m4, 40, "slotmap insert (first use)")
+    check("slotmap insert (reuses a freed slot)", m4, 40, "slotmap insert (reuse)")
+    check("slotmap remove (moves the last item in)", m4, 40, "slotmap remove")
+    check("packed push (16-byte item, zeroed)", m4, 40, "packed push")
+    check("packed remove_at (16-byte item, moves the last in)", m4, 40, "packed remove_at")
+    host = "x86-64 L0"
+    pool = "pool alloc + free (a pair, per pair)"
+    heap = "malloc + free (a pair, per pair; host only)"
+    if ((pool, host) in val && (heap, host) in val) {
+        p = val[pool, host]; h = val[heap, host]
+        printf "| stow_pool alloc+free vs malloc+free, 5x fewer | %s | %s vs %s: %.1fx | >= 5x | %s |\n",
+               host, fmt(p), fmt(h), h / p, (h >= 5 * p ? "met" : "**missed**")
+        b = "malloc (8 bytes, after as many frees; host only)"; f = "free (8 bytes; host only)"
+        pa = "pool alloc (free list)"; pf = "pool free"
+        if ((b, host) in val && (f, host) in val && (pa, host) in val && (pf, host) in val) {
+            p = val[pa, host] + val[pf, host]; h = val[b, host] + val[f, host]
+            printf "| same, %d blocks outstanding | %s | %s vs %s: %.1fx | >= 5x | %s |\n", 1000,
+                   host, fmt(p), fmt(h), h / p, (h >= 5 * p ? "met" : "**missed**")
+        }
+    }
+}
+' "$@"

@@ -129,6 +129,9 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     g->retired = 0u;
     g->peak = 0u;
     g->fails = 0u;
+    /* ASan builds: the words and bits may lie where an older container released
+     * memory. (The items are unpoisoned one by one as they are handed out.) */
+    stow__unpoison(g->words, (size_t)(need - words_offset));
     return true;
 }
 
@@ -147,6 +150,7 @@ static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
 {
     words_of(g)[i] = w;
     set_bit(bits_of(g), i);
+    stow__acquire(item_at(g, i), g->item_size);
     return w;
 }
 
@@ -228,6 +232,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
         word = GEN_ONE | slot;
         words[slot] = word;
     }
+    stow__acquire(item_at(g, slot), g->item_size);
     set_bit(bits_of(g), slot);
     *i = slot;
     *w = word;
@@ -406,7 +411,7 @@ stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 void stow_genpool_clear(stow_genpool_t *g)
 {
     STOW__REQUIRE_VOID(g != NULL);
-#if STOW_CHECK_LEVEL >= 2
+#if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     const uint32_t *words = words_of(g);
     for (uint32_t i = 0u; i < g->bump; i++) {
         if ((words[i] & MASK) == i) {

@@ -26,7 +26,9 @@
  * or clear) is filled with 0xDD; when push hands it out again, a byte that was
  * written in between (through a pointer kept past the removal) is reported
  * through the assert hook, and the push then proceeds, since refusing it would
- * not undo the damage.
+ * not undo the damage. In an AddressSanitizer build the positions at and beyond
+ * count that were released are poisoned too, at every level, and an access
+ * through a pointer kept past the removal is reported at once (see config.h).
  *
  * Pointers into the array stay valid across push (items never move then) and
  * until the next remove_at or clear. Not ISR- or thread-safe.

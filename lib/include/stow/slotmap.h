@@ -62,7 +62,10 @@
  * remove, refresh or clear) is filled with 0xDD; when that position is handed out
  * again, a byte that changed in between (a write through a pointer kept past a
  * remove) is reported through the assert hook, and the insertion then proceeds,
- * since refusing it would not undo the damage.
+ * since refusing it would not undo the damage. In an AddressSanitizer build the
+ * released positions (at and beyond count) are poisoned too, at every level, and
+ * an access through a pointer kept past a remove is reported at once (see
+ * config.h).
  *
  * Pointers from get/alloc/data are valid until the next remove, refresh or clear
  * (insert and alloc never move items: they append). Not ISR- or thread-safe:

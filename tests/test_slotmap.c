@@ -664,6 +664,42 @@ TEST(slotmap_typed_wrappers)
 
 /* ------------------------------------------------------------------ generations */
 
+/* "Freed handle slots are reused last-freed first", and the exception the header
+ * states: a retirement puts the slot freed longest ago first. */
+TEST(slotmap_free_slots_are_reused_last_freed_first)
+{
+    fresh_u32(&map_a, 5);
+    stow_handle_t h[5];
+    for (uint32_t i = 0; i < 5; i++) {
+        h[i] = insert_u32(&map_a, i);
+    }
+    CHECK(stow_slotmap_remove(&map_a, h[1]));
+    CHECK(stow_slotmap_remove(&map_a, h[3]));
+    CHECK(stow_slotmap_remove(&map_a, h[0]));
+    stow_handle_t h0 = insert_u32(&map_a, 10);
+    CHECK_EQ(stow_handle_index(h0), 0);
+    CHECK_EQ(stow_handle_index(insert_u32(&map_a, 11)), 3);
+    CHECK_EQ(stow_handle_index(insert_u32(&map_a, 12)), 1);
+    CHECK(stow_slotmap_check(&map_a));
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE && STOW_HANDLE_MAX_GENERATION <= 64u
+    /* index 4 to its last generation; then free 0, then 2, then retire 4 */
+    stow_handle_t last = h[4];
+    while (stow_handle_generation(last) < STOW_HANDLE_MAX_GENERATION) {
+        CHECK(stow_slotmap_remove(&map_a, last));
+        last = insert_u32(&map_a, 4);
+        CHECK_EQ(stow_handle_index(last), 4);
+    }
+    CHECK(stow_slotmap_remove(&map_a, h0));
+    CHECK(stow_slotmap_remove(&map_a, h[2]));
+    CHECK(stow_slotmap_remove(&map_a, last)); /* retires index 4 */
+    CHECK_EQ(stow_slotmap_retired(&map_a), 1);
+    CHECK_EQ(stow_handle_index(insert_u32(&map_a, 20)), 0); /* freed longest ago */
+    CHECK_EQ(stow_handle_index(insert_u32(&map_a, 21)), 2);
+    CHECK(stow_handle_is_null(insert_u32(&map_a, 22))); /* four usable slots, all live */
+    CHECK(stow_slotmap_check(&map_a));
+#endif
+}
+
 #if STOW_HANDLE_MAX_GENERATION <= 0x10000u
 /* Cycles one slot through every generation. With WRAP the generation after the
  * largest is 1; with RETIRE the slot is retired, counted, and never reused. */
@@ -1237,6 +1273,7 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_never_used_words_are_never_trusted);
     RUN(slotmap_full_map_refuses_and_counts_fails);
     RUN(slotmap_alloc_zeroes_reused_memory);
+    RUN(slotmap_free_slots_are_reused_last_freed_first);
     RUN(slotmap_insert_copies_odd_sizes_and_unaligned_sources);
     RUN(slotmap_dead_items_stay_until_refresh);
     RUN(slotmap_refresh_destroys_each_dead_item_once_and_keeps_order);

@@ -28,7 +28,10 @@
  * of one slot would resolve again; with STOW_GEN_RETIRE that slot is retired
  * instead, never reused, and counted by stow_slotmap_retired(): the map then
  * holds at most capacity - retired items, which is what stats().capacity says.
- * Freed handle slots are reused last-freed first.
+ * Freed handle slots are reused last-freed first, with one exception: a
+ * retirement (STOW_GEN_RETIRE) moves the free slot that was next-to-last in line
+ * to the front (that keeps retiring O(1)), so the slot freed longest ago is
+ * reused next.
  *
  * Memory: the items, at a stride of item_size rounded up to item_align, then two
  * 32-bit words per slot. Overhead: 8 bytes per slot (item padding aside), the

@@ -6,9 +6,12 @@
 #   make bench                per-operation instruction counts (QEMU -icount)
 #   make size                 code size of each module per core, optimisation and level
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
+#   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
+#   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
 #
-# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang) are installed with
-# apt-get when make runs as root; otherwise it stops and prints the command.
+# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang and its libFuzzer
+# runtime, valgrind, cppcheck, clang-tidy) are installed with apt-get when make
+# runs as root; otherwise it stops and prints the command.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -59,17 +62,20 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 .PHONY: all test test-host test-boards demo bench $(BENCH_RUNS) size check-freestanding check-headers \
-        tools clean FORCE
+        tools clean FORCE fuzz lint
 
 # ---------------------------------------------------------------- tools
 # Installs what a fresh Debian machine lacks, or says exactly what to install.
 NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-                clang:clang
+                clang:clang valgrind:valgrind cppcheck:cppcheck clang-tidy:clang-tidy
+# libFuzzer is not a command: its runtime comes with Debian's libclang-rt-dev.
 tools:
 	@missing=""; \
 	for pair in $(NEEDED_TOOLS); do \
 	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
 	done; \
+	ls "$$($(CC_clang) -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || \
+	    missing="$$missing libclang-rt-dev"; \
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	        echo "stow: installing$$missing"; \
@@ -150,6 +156,67 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),O0,2)))
+
+# ---------------------------------------------------------------- reliability
+# Memcheck: the host suite under valgrind, at level 2 (poison paths included), with
+# the random walks at a quarter of their length so that it stays near 10 seconds.
+VALGRIND := valgrind -q --error-exitcode=1
+$(BUILD)/test/host-valgrind/tests: $(TEST_DEPS) $(HOST_PORT)
+	@mkdir -p $(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O1 -g -DSTOW_CHECK_LEVEL=2 -DSTOW_TEST_SCALE=25 $(TEST_INC) \
+	    $(LIB_SRC) $(TEST_SRC) $(HOST_PORT) -o $@ -lpthread
+$(BUILD)/test/host-valgrind/result: $(BUILD)/test/host-valgrind/tests FORCE
+	@tests/run.sh host-valgrind $(@D) $(VALGRIND) $<
+HOST_RESULTS += $(BUILD)/test/host-valgrind/result
+
+# Stale pointers caught by AddressSanitizer: tests/asan/stale.c reads and writes
+# through a pointer each container took back, and each such run must end in a
+# use-after-poison report. gcc and clang (the two ways lib/ detects ASan), and
+# levels 0 and 2 (poisoning does not depend on the level).
+# $(1) name, $(2) compiler, $(3) level
+define ASAN_STALE
+$(BUILD)/test/$(1)/stale: tests/asan/stale.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(2) $(STD) $(WARN) -O1 -g -fsanitize=address -DSTOW_CHECK_LEVEL=$(3) $(INC) \
+	    $(LIB_SRC) $$< $(HOST_PORT) port/host/assert.c -o $$@ -lpthread
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/stale tests/asan/run.sh FORCE
+	@tests/asan/run.sh $(1) $$(@D) $$<
+HOST_RESULTS += $(BUILD)/test/$(1)/result
+endef
+$(eval $(call ASAN_STALE,asan-stale-gcc-L0,$(CC_gcc),0))
+$(eval $(call ASAN_STALE,asan-stale-clang-L2,$(CC_clang),2))
+
+# Differential fuzzing (tests/fuzz/): one libFuzzer target per module, with ASan
+# and UBSan, at check levels 1 and 2. 28 index bits leave 15 generations, so that
+# generation overflow is frequent: STOW_GEN_WRAP at level 1, STOW_GEN_RETIRE at
+# level 2. `make test` runs each for FUZZ_RUNS inputs (about a second);
+# `make fuzz` for FUZZ_SECONDS each, one target after another (FUZZ_TARGETS picks
+# some, e.g. FUZZ_TARGETS="pool-L2 arena-L1").
+FUZZ_CC := $(CC_clang)
+FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS_1 := -DSTOW_CHECK_LEVEL=1 -DSTOW_HANDLE_INDEX_BITS=28
+FUZZ_FLAGS_2 := -DSTOW_CHECK_LEVEL=2 -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 2000
+FUZZ_TARGETS ?= $(foreach m,$(MODULES),$(m)-L1 $(m)-L2)
+# $(1) module, $(2) level
+define FUZZ_TARGET
+$(BUILD)/fuzz/$(1)-L$(2)/fuzz: tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h $(LIB_DEPS) $(HOST_PORT) Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(FUZZ_CC) $(STD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_FLAGS_$(2)) $(INC) \
+	    $(LIB_SRC) $(HOST_PORT) $$< -o $$@ -lpthread
+$(BUILD)/test/fuzz-$(1)-L$(2)/result: $(BUILD)/fuzz/$(1)-L$(2)/fuzz tests/fuzz/smoke.sh FORCE
+	@tests/fuzz/smoke.sh fuzz-$(1)-L$(2) $$(@D) $$< tests/fuzz/corpus/$(1) $(FUZZ_RUNS)
+HOST_RESULTS += $(BUILD)/test/fuzz-$(1)-L$(2)/result
+fuzz-run-$(1)-L$(2): $(BUILD)/fuzz/$(1)-L$(2)/fuzz
+	@tests/fuzz/run.sh $(1)-L$(2) $$< tests/fuzz/corpus/$(1) $(BUILD)/fuzz/$(1)-L$(2)/corpus $(FUZZ_SECONDS)
+endef
+$(foreach m,$(MODULES),$(foreach l,1 2,$(eval $(call FUZZ_TARGET,$(m),$(l)))))
+
+fuzz: tools
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	    $(MAKE) --no-print-directory fuzz-run-$$t || status=1; \
+	done; exit $$status
 
 # Misuse the compiler must reject, such as a handle passed to the wrong container.
 $(BUILD)/test/compile-fail/result: $(wildcard tests/compile_fail/*.c) $(LIB_DEPS) FORCE

@@ -62,7 +62,7 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 .PHONY: all test test-host test-boards demo bench $(BENCH_RUNS) size check-freestanding check-headers \
-        tools clean FORCE fuzz lint
+        tools clean FORCE fuzz lint lint-cppcheck lint-tidy lint-analyzer
 
 # ---------------------------------------------------------------- tools
 # Installs what a fresh Debian machine lacks, or says exactly what to install.
@@ -253,6 +253,58 @@ check-freestanding:
 	        | grep -vE '<(stddef|stdint|stdbool|stdalign|limits)\.h>|"[a-z_/]+\.h"|STOW_CONFIG_HEADER'); \
 	if [ -n "$$bad" ]; then echo "lib/ includes headers it may not: $$bad"; exit 1; fi
 	@echo "lib/ is freestanding: needs only stow_port_* and libgcc helpers"
+
+# ---------------------------------------------------------------- lint
+# Static analysis of lib/ and port/ at check levels 0, 1 and 2 (and level 2 with
+# AddressSanitizer's code paths), clean or suppressed in place with a reason:
+#   cppcheck (warning, style, portability, performance): lib/ and the host port
+#     on the host platform; lib/ and the Cortex-M port as arm32 for v6-M and v7E-M.
+#   clang-tidy (bugprone-*, cert-*, clang-analyzer-*, misc-*, headers included):
+#     lib/ and the host port. Disabled: bugprone-easily-swappable-parameters,
+#     because the public signatures (init(obj, buf, buf_size, size, align,
+#     capacity) and the like) are fixed by DESIGN.md.
+#   gcc -fanalyzer: lib/ and the host port; arm-none-eabi-gcc -fanalyzer: lib/ and
+#     the Cortex-M port, for Cortex-M0 and M4.
+CPPCHECK := cppcheck --enable=warning,style,portability,performance --std=c11 --inline-suppr \
+            --quiet --error-exitcode=1 $(INC)
+CLANG_TIDY := clang-tidy --quiet --warnings-as-errors='*' --header-filter='.*/(lib|port)/.*' \
+              --checks='-*,bugprone-*,cert-*,clang-analyzer-*,misc-*,-bugprone-easily-swappable-parameters'
+LINT_HOST := $(LIB_SRC) port/host/port.c port/host/assert.c
+LINT_CM := $(LIB_SRC) port/cortex-m/port.c port/cortex-m/fault.c port/cortex-m/assert.c
+LINT_LEVELS := 0 1 2 2-asan
+
+lint: tools
+	@$(MAKE) --no-print-directory -j$(JOBS) lint-cppcheck lint-tidy lint-analyzer
+	@echo "lint: clean (cppcheck, clang-tidy, gcc -fanalyzer; levels 0, 1, 2 and 2 with ASan)"
+lint-cppcheck:
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-D__SANITIZE_ADDRESS__;; esac; \
+	    $(CPPCHECK) -DSTOW_CHECK_LEVEL=$${lvl%%-*} $$asan $(LINT_HOST) || exit 1; \
+	    for arch in __ARM_ARCH_6M__ __ARM_ARCH_7EM__; do \
+	        $(CPPCHECK) --platform=arm32-wchar_t4 -D__GNUC__ -D__arm__ -D$$arch \
+	            -DSTOW_CHECK_LEVEL=$${lvl%%-*} $(LINT_CM) || exit 1; \
+	    done; \
+	done
+lint-tidy:
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-fsanitize=address;; esac; \
+	    out=$$($(CLANG_TIDY) $(LINT_HOST) -- $(STD) $(INC) -DSTOW_CHECK_LEVEL=$${lvl%%-*} $$asan 2>&1) \
+	        || { printf '%s\n' "$$out" | grep -v 'warnings generated'; exit 1; }; \
+	done
+lint-analyzer:
+	@mkdir -p $(BUILD)/lint
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-fsanitize=address;; esac; \
+	    for src in $(LINT_HOST); do \
+	        $(CC_gcc) $(STD) $(WARN) -O2 -fanalyzer $$asan -DSTOW_CHECK_LEVEL=$${lvl%%-*} $(INC) \
+	            -c $$src -o $(BUILD)/lint/host.o || exit 1; \
+	    done; \
+	    case $$lvl in *asan) continue;; esac; \
+	    for cpu in cortex-m0 cortex-m4; do for src in $(LINT_CM); do \
+	        $(ARM_CC) $(STD) $(WARN) -O2 -fanalyzer $(CM_FLAGS) -mcpu=$$cpu -mthumb \
+	            -DSTOW_CHECK_LEVEL=$$lvl $(INC) -c $$src -o $(BUILD)/lint/cm.o || exit 1; \
+	    done; done; \
+	done
 
 # ---------------------------------------------------------------- demo
 DEMO_BOARD := mps2-an386

@@ -92,6 +92,7 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t stride = stow__round_up(item_size, align); /* 0 for no item, or on overflow */
     /* In 64 bits, with the stride below 4 GiB, none of these sums can wrap. */
+    /* cppcheck-suppress compareValueOutOfTypeRangeError ; always true with a 32-bit size_t only */
     uint64_t items_bytes = (uint64_t)(stride <= UINT32_MAX ? stride : 0u) * capacity;
     uint64_t words_offset = (items_bytes + 3u) & ~(uint64_t)3u;
     uint64_t bits_offset = words_offset + 4u * (uint64_t)capacity;

@@ -115,6 +115,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
         return false;
     }
     size_t need = l.blocks + STOW__POOL_MAP_BYTES(capacity);
+    /* cppcheck-suppress knownConditionTrueFalse ; the bitmap (level 2 only) can make the sum wrap */
     if (need < l.blocks || need > buf_size) {
         return false;
     }

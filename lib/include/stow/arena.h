@@ -94,8 +94,8 @@ typedef struct {
                                  stow__arena_buf_##name,                               \
                                  stow__arena_buf_##name + (bytes),                     \
                                  NULL,                                                 \
-                                 &name,                                                \
-                                 &name,                                                \
+                                 &(name),                                              \
+                                 &(name),                                              \
                                  0u,                                                   \
                                  0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name)}
 

@@ -8,9 +8,12 @@
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
+#   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
+#   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
 #
-# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang; valgrind for bench) are
-# installed with apt-get when make runs as root; otherwise it stops and prints the command.
+# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang and its libFuzzer
+# runtime, valgrind, cppcheck, clang-tidy; gnuplot for bench's chart) are installed
+# with apt-get when make runs as root; otherwise it stops and prints the command.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -61,12 +64,13 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 .PHONY: all test test-host test-boards demo bench size check-freestanding check-headers \
-        tools clean FORCE
+        tools clean FORCE fuzz lint lint-cppcheck lint-tidy lint-analyzer
 
 # ---------------------------------------------------------------- tools
 # Installs what a fresh Debian machine lacks, or says exactly what to install.
 NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-                clang:clang
+                clang:clang valgrind:valgrind cppcheck:cppcheck clang-tidy:clang-tidy
+# libFuzzer is not a command: its runtime comes with Debian's libclang-rt-dev.
 # command:package pairs a target needs on top, as in `$(MAKE) tools EXTRA_TOOLS=...`
 EXTRA_TOOLS ?=
 tools:
@@ -74,6 +78,8 @@ tools:
 	for pair in $(NEEDED_TOOLS) $(EXTRA_TOOLS); do \
 	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
 	done; \
+	ls "$$($(CC_clang) -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || \
+	    missing="$$missing libclang-rt-dev"; \
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	        echo "stow: installing$$missing"; \
@@ -155,6 +161,67 @@ $(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),O0,2)))
 
+# ---------------------------------------------------------------- reliability
+# Memcheck: the host suite under valgrind, at level 2 (poison paths included), with
+# the random walks at a quarter of their length so that it stays near 10 seconds.
+VALGRIND := valgrind -q --error-exitcode=1
+$(BUILD)/test/host-valgrind/tests: $(TEST_DEPS) $(HOST_PORT)
+	@mkdir -p $(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O1 -g -DSTOW_CHECK_LEVEL=2 -DSTOW_TEST_SCALE=25 $(TEST_INC) \
+	    $(LIB_SRC) $(TEST_SRC) $(HOST_PORT) -o $@ -lpthread
+$(BUILD)/test/host-valgrind/result: $(BUILD)/test/host-valgrind/tests FORCE
+	@tests/run.sh host-valgrind $(@D) $(VALGRIND) $<
+HOST_RESULTS += $(BUILD)/test/host-valgrind/result
+
+# Stale pointers caught by AddressSanitizer: tests/asan/stale.c reads and writes
+# through a pointer each container took back, and each such run must end in a
+# use-after-poison report. gcc and clang (the two ways lib/ detects ASan), and
+# levels 0 and 2 (poisoning does not depend on the level).
+# $(1) name, $(2) compiler, $(3) level
+define ASAN_STALE
+$(BUILD)/test/$(1)/stale: tests/asan/stale.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(2) $(STD) $(WARN) -O1 -g -fsanitize=address -DSTOW_CHECK_LEVEL=$(3) $(INC) \
+	    $(LIB_SRC) $$< $(HOST_PORT) port/host/assert.c -o $$@ -lpthread
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/stale tests/asan/run.sh FORCE
+	@tests/asan/run.sh $(1) $$(@D) $$<
+HOST_RESULTS += $(BUILD)/test/$(1)/result
+endef
+$(eval $(call ASAN_STALE,asan-stale-gcc-L0,$(CC_gcc),0))
+$(eval $(call ASAN_STALE,asan-stale-clang-L2,$(CC_clang),2))
+
+# Differential fuzzing (tests/fuzz/): one libFuzzer target per module, with ASan
+# and UBSan, at check levels 1 and 2. 28 index bits leave 15 generations, so that
+# generation overflow is frequent: STOW_GEN_WRAP at level 1, STOW_GEN_RETIRE at
+# level 2. `make test` runs each for FUZZ_RUNS inputs (about a second);
+# `make fuzz` for FUZZ_SECONDS each, one target after another (FUZZ_TARGETS picks
+# some, e.g. FUZZ_TARGETS="pool-L2 arena-L1").
+FUZZ_CC := $(CC_clang)
+FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS_1 := -DSTOW_CHECK_LEVEL=1 -DSTOW_HANDLE_INDEX_BITS=28
+FUZZ_FLAGS_2 := -DSTOW_CHECK_LEVEL=2 -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 2000
+FUZZ_TARGETS ?= $(foreach m,$(MODULES),$(m)-L1 $(m)-L2)
+# $(1) module, $(2) level
+define FUZZ_TARGET
+$(BUILD)/fuzz/$(1)-L$(2)/fuzz: tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h $(LIB_DEPS) $(HOST_PORT) Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(FUZZ_CC) $(STD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_FLAGS_$(2)) $(INC) \
+	    $(LIB_SRC) $(HOST_PORT) $$< -o $$@ -lpthread
+$(BUILD)/test/fuzz-$(1)-L$(2)/result: $(BUILD)/fuzz/$(1)-L$(2)/fuzz tests/fuzz/smoke.sh FORCE
+	@tests/fuzz/smoke.sh fuzz-$(1)-L$(2) $$(@D) $$< tests/fuzz/corpus/$(1) $(FUZZ_RUNS)
+HOST_RESULTS += $(BUILD)/test/fuzz-$(1)-L$(2)/result
+fuzz-run-$(1)-L$(2): $(BUILD)/fuzz/$(1)-L$(2)/fuzz
+	@tests/fuzz/run.sh $(1)-L$(2) $$< tests/fuzz/corpus/$(1) $(BUILD)/fuzz/$(1)-L$(2)/corpus $(FUZZ_SECONDS)
+endef
+$(foreach m,$(MODULES),$(foreach l,1 2,$(eval $(call FUZZ_TARGET,$(m),$(l)))))
+
+fuzz: tools
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	    $(MAKE) --no-print-directory fuzz-run-$$t || status=1; \
+	done; exit $$status
+
 # Misuse the compiler must reject, such as a handle passed to the wrong container.
 $(BUILD)/test/compile-fail/result: $(wildcard tests/compile_fail/*.c) $(LIB_DEPS) FORCE
 	@tests/compile_fail.sh $(@D) $(CC_gcc) $(STD) $(WARN) $(INC)
@@ -190,6 +257,58 @@ check-freestanding:
 	        | grep -vE '<(stddef|stdint|stdbool|stdalign|limits)\.h>|"[a-z_/]+\.h"|STOW_CONFIG_HEADER'); \
 	if [ -n "$$bad" ]; then echo "lib/ includes headers it may not: $$bad"; exit 1; fi
 	@echo "lib/ is freestanding: needs only stow_port_* and libgcc helpers"
+
+# ---------------------------------------------------------------- lint
+# Static analysis of lib/ and port/ at check levels 0, 1 and 2 (and level 2 with
+# AddressSanitizer's code paths), clean or suppressed in place with a reason:
+#   cppcheck (warning, style, portability, performance): lib/ and the host port
+#     on the host platform; lib/ and the Cortex-M port as arm32 for v6-M and v7E-M.
+#   clang-tidy (bugprone-*, cert-*, clang-analyzer-*, misc-*, headers included):
+#     lib/ and the host port. Disabled: bugprone-easily-swappable-parameters,
+#     because the public signatures (init(obj, buf, buf_size, size, align,
+#     capacity) and the like) are fixed by DESIGN.md.
+#   gcc -fanalyzer: lib/ and the host port; arm-none-eabi-gcc -fanalyzer: lib/ and
+#     the Cortex-M port, for Cortex-M0 and M4.
+CPPCHECK := cppcheck --enable=warning,style,portability,performance --std=c11 --inline-suppr \
+            --quiet --error-exitcode=1 $(INC)
+CLANG_TIDY := clang-tidy --quiet --warnings-as-errors='*' --header-filter='.*/(lib|port)/.*' \
+              --checks='-*,bugprone-*,cert-*,clang-analyzer-*,misc-*,-bugprone-easily-swappable-parameters'
+LINT_HOST := $(LIB_SRC) port/host/port.c port/host/assert.c
+LINT_CM := $(LIB_SRC) port/cortex-m/port.c port/cortex-m/fault.c port/cortex-m/assert.c
+LINT_LEVELS := 0 1 2 2-asan
+
+lint: tools
+	@$(MAKE) --no-print-directory -j$(JOBS) lint-cppcheck lint-tidy lint-analyzer
+	@echo "lint: clean (cppcheck, clang-tidy, gcc -fanalyzer; levels 0, 1, 2 and 2 with ASan)"
+lint-cppcheck:
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-D__SANITIZE_ADDRESS__;; esac; \
+	    $(CPPCHECK) -DSTOW_CHECK_LEVEL=$${lvl%%-*} $$asan $(LINT_HOST) || exit 1; \
+	    for arch in __ARM_ARCH_6M__ __ARM_ARCH_7EM__; do \
+	        $(CPPCHECK) --platform=arm32-wchar_t4 -D__GNUC__ -D__arm__ -D$$arch \
+	            -DSTOW_CHECK_LEVEL=$${lvl%%-*} $(LINT_CM) || exit 1; \
+	    done; \
+	done
+lint-tidy:
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-fsanitize=address;; esac; \
+	    out=$$($(CLANG_TIDY) $(LINT_HOST) -- $(STD) $(INC) -DSTOW_CHECK_LEVEL=$${lvl%%-*} $$asan 2>&1) \
+	        || { printf '%s\n' "$$out" | grep -v 'warnings generated'; exit 1; }; \
+	done
+lint-analyzer:
+	@mkdir -p $(BUILD)/lint
+	$(Q)for lvl in $(LINT_LEVELS); do \
+	    asan=; case $$lvl in *asan) asan=-fsanitize=address;; esac; \
+	    for src in $(LINT_HOST); do \
+	        $(CC_gcc) $(STD) $(WARN) -O2 -fanalyzer $$asan -DSTOW_CHECK_LEVEL=$${lvl%%-*} $(INC) \
+	            -c $$src -o $(BUILD)/lint/host.o || exit 1; \
+	    done; \
+	    case $$lvl in *asan) continue;; esac; \
+	    for cpu in cortex-m0 cortex-m4; do for src in $(LINT_CM); do \
+	        $(ARM_CC) $(STD) $(WARN) -O2 -fanalyzer $(CM_FLAGS) -mcpu=$$cpu -mthumb \
+	            -DSTOW_CHECK_LEVEL=$$lvl $(INC) -c $$src -o $(BUILD)/lint/cm.o || exit 1; \
+	    done; done; \
+	done
 
 # ---------------------------------------------------------------- demo
 DEMO_BOARD := mps2-an386

@@ -129,10 +129,22 @@ void stow_test_run(const char *name, void (*fn)(void))
     run.case_name = NULL;
 }
 
-size_t stow_test_first_difference(const void *a, const void *b, size_t n)
+/* The byte helpers may touch memory a container poisoned (ASan builds): the
+ * sanitizer does not check them, and they access memory through volatile
+ * pointers in those builds, so that no compiler turns a loop into a memset or memcpy call, which
+ * the sanitizer would intercept and check. */
+#if STOW_TEST_ASAN
+#define NO_ASAN __attribute__((no_sanitize_address))
+typedef volatile unsigned char byte_t;
+#else
+#define NO_ASAN
+typedef unsigned char byte_t;
+#endif
+
+NO_ASAN size_t stow_test_first_difference(const void *a, const void *b, size_t n)
 {
-    const unsigned char *x = (const unsigned char *)a;
-    const unsigned char *y = (const unsigned char *)b;
+    const byte_t *x = (const byte_t *)a;
+    const byte_t *y = (const byte_t *)b;
     for (size_t i = 0u; i < n; i++) {
         if (x[i] != y[i]) {
             return i;
@@ -141,22 +153,26 @@ size_t stow_test_first_difference(const void *a, const void *b, size_t n)
     return n;
 }
 
-void stow_test_copy(void *dst, const void *src, size_t n)
+NO_ASAN void stow_test_copy(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = (unsigned char *)dst;
-    const unsigned char *s = (const unsigned char *)src;
+    byte_t *d = (byte_t *)dst;
+    const byte_t *s = (const byte_t *)src;
     for (size_t i = 0u; i < n; i++) {
         d[i] = s[i];
     }
 }
 
-void stow_test_fill(void *dst, unsigned char value, size_t n)
+NO_ASAN void stow_test_fill(void *dst, unsigned char value, size_t n)
 {
-    unsigned char *d = (unsigned char *)dst;
+    byte_t *d = (byte_t *)dst;
     for (size_t i = 0u; i < n; i++) {
         d[i] = value;
     }
 }
+
+NO_ASAN unsigned char stow_test_peek(const void *p) { return *(const volatile unsigned char *)p; }
+
+NO_ASAN void stow_test_poke(void *p, unsigned char value) { *(volatile unsigned char *)p = value; }
 
 void stow_test_seed(uint32_t seed) { run.rand_state = seed != 0u ? seed : 2463534242u; }
 

@@ -450,7 +450,7 @@ TEST(arena_level2_poisons_and_catches_writes_after_rewind)
     stow_test_fill(p, 0x5A, 64);
     stow_arena_rewind(&arena_a, m);
     for (size_t i = 0; i < 64; i++) {
-        CHECK_EQ(p[i], 0xDD);
+        CHECK_EQ(stow_test_peek(p + i), 0xDD);
     }
     CHECK(stow_arena_check(&arena_a));
     /* a clean reuse reports nothing */
@@ -458,7 +458,7 @@ TEST(arena_level2_poisons_and_catches_writes_after_rewind)
     CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 16, 1), p);
     CHECK_EQ(stow_test_violations(), seen);
     stow_arena_reset(&arena_a);
-    p[40] = 1; /* a write through a pointer that outlived the reset */
+    stow_test_poke(p + 40, 1); /* a write through a pointer that outlived the reset */
     CHECK_FALSE(stow_arena_check(&arena_a));
     CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 32, 1), p); /* before the damage: quiet */
     unsigned char *q = NULL;

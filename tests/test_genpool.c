@@ -1087,7 +1087,7 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
     }
     CHECK(stow_genpool_remove(&gp, h[1]));
     for (size_t k = 0; k < 8; k++) {
-        CHECK_EQ(p[1][k], 0xDD);
+        CHECK_EQ(stow_test_peek(&p[1][k]), 0xDD);
     }
     CHECK(stow_genpool_check(&gp));
     uint32_t seen = stow_test_violations();
@@ -1095,7 +1095,7 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
     CHECK_PTR_EQ(stow_genpool_alloc(&gp, &again), p[1]); /* a clean reuse reports nothing */
     CHECK_EQ(stow_test_violations(), seen);
     CHECK(stow_genpool_remove(&gp, again));
-    p[1][3] = 1; /* a write through a pointer that outlived its item */
+    stow_test_poke(&p[1][3], 1); /* a write through a pointer that outlived its item */
     CHECK_FALSE(stow_genpool_check(&gp));
     stow_handle_t r = STOW_HANDLE_NULL;
     uint32_t item[2] = {5, 6};
@@ -1107,11 +1107,11 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
     stow_genpool_clear(&gp);
     for (uint32_t i = 0; i < 3; i++) {
         for (size_t k = 0; k < 8; k++) {
-            CHECK_EQ(p[i][k], 0xDD);
+            CHECK_EQ(stow_test_peek(&p[i][k]), 0xDD);
         }
     }
     CHECK(stow_genpool_check(&gp));
-    p[0][7] = 0;
+    stow_test_poke(&p[0][7], 0);
     CHECK_FALSE(stow_genpool_check(&gp));
     EXPECT_VIOLATION(CHECK_PTR_EQ(stow_genpool_alloc(&gp, NULL), p[0]));
     CHECK(stow_genpool_check(&gp));

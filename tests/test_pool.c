@@ -90,6 +90,21 @@ static void check_unchanged(const stow_pool_t *p, const unsigned char *buf, size
     CHECK_BYTES_EQ(saved_bytes, buf, n);
 }
 
+/* The free-list link in a free block, read or forged as a stale pointer would:
+ * through the harness, which AddressSanitizer does not check (a free block is
+ * poisoned in ASan builds). */
+static unsigned char *link_in(const unsigned char *block)
+{
+    unsigned char *link;
+    stow_test_copy(&link, block, sizeof link);
+    return link;
+}
+
+static void forge_link(unsigned char *block, unsigned char *link)
+{
+    stow_test_copy(block, &link, sizeof link);
+}
+
 /* ---- static definition -------------------------------------------------------- */
 
 TEST(pool_defined_is_ready_without_init)
@@ -462,7 +477,7 @@ TEST(pool_reset_frees_everything_in_o1_and_keeps_stats)
 #else
     stow_pool_reset(&pool_a);
     for (size_t i = 0; i < 6 * 16; i++) { /* level 2: every handed-out byte poisoned */
-        CHECK_EQ(PART(0)[i], 0xDD);
+        CHECK_EQ(stow_test_peek(PART(0) + i), 0xDD);
     }
 #endif
     CHECK(stow_pool_check(&pool_a));
@@ -756,22 +771,22 @@ TEST(pool_check_finds_broken_invariants)
     CHECK(stow_pool_check(&pool_a));
     stow_pool_t good;
     stow_test_copy(&good, &pool_a, sizeof pool_a);
-    unsigned char *link = *(unsigned char **)(void *)x;
+    unsigned char *link = link_in(x);
 
     pool_a.free_count++;                             /* counts disagree */
     CHECK_FALSE(stow_pool_check(&pool_a));
     pool_a.free_count = good.free_count;
-    *(unsigned char **)(void *)x = y;                /* a cycle */
+    forge_link(x, y);                /* a cycle */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    *(unsigned char **)(void *)x = y + 1;            /* interior link */
+    forge_link(x, y + 1);            /* interior link */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    *(unsigned char **)(void *)x = z + 16;           /* at the bump pointer: never handed out */
+    forge_link(x, z + 16);           /* at the bump pointer: never handed out */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    *(unsigned char **)(void *)x = PART(1);          /* outside */
+    forge_link(x, PART(1));          /* outside */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    *(unsigned char **)(void *)x = z;                /* a block in use */
+    forge_link(x, z);                /* a block in use */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    *(unsigned char **)(void *)x = link;
+    forge_link(x, link);
     CHECK(stow_pool_check(&pool_a));
     pool_a.free_list = z;                            /* a block in use on the list */
     CHECK_FALSE(stow_pool_check(&pool_a));
@@ -816,9 +831,9 @@ TEST(pool_check_finds_broken_invariants)
     CHECK_FALSE(stow_pool_check(&pool_a));
     map[0] ^= 1u << 0;
     CHECK(stow_pool_check(&pool_a));
-    x[15] = 0;                                       /* a write after free */
+    stow_test_poke(x + 15, 0);                       /* a write after free */
     CHECK_FALSE(stow_pool_check(&pool_a));
-    x[15] = 0xDD;
+    stow_test_poke(x + 15, 0xDD);
     CHECK(stow_pool_check(&pool_a));
     pool_a.poison_end = pool_a.end + 16;
     CHECK_FALSE(stow_pool_check(&pool_a));
@@ -987,21 +1002,21 @@ TEST(pool_level2_poisons_and_reports_writes_after_free)
     stow_test_fill(x, 0x42u, 20);
     stow_pool_free(&pool_a, x);
     for (size_t i = sizeof(void *); i < stride; i++) { /* all but the link */
-        CHECK_EQ(x[i], 0xDD);
+        CHECK_EQ(stow_test_peek(x + i), 0xDD);
     }
     /* a clean reuse reports nothing */
     uint32_t seen = stow_test_violations();
     CHECK_PTR_EQ(stow_pool_alloc(&pool_a), x);
     CHECK_EQ(stow_test_violations(), seen);
     stow_pool_free(&pool_a, x);
-    x[stride - 1u] = 1; /* a write through a stale pointer, padding included */
+    stow_test_poke(x + stride - 1u, 1); /* a write through a stale pointer, padding included */
     CHECK_FALSE(stow_pool_check(&pool_a));
     unsigned char *q = NULL;
     EXPECT_VIOLATION(q = (unsigned char *)stow_pool_alloc(&pool_a));
     CHECK_PTR_EQ(q, x); /* reported, and handed out all the same */
     CHECK(stow_pool_check(&pool_a));
     stow_pool_free(&pool_a, y);
-    y[sizeof(void *)] = 0;
+    stow_test_poke(y + sizeof(void *), 0);
     EXPECT_VIOLATION(q = (unsigned char *)stow_pool_alloc_isr(&pool_a));
     CHECK_PTR_EQ(q, y);
     CHECK(stow_pool_check(&pool_a));
@@ -1014,7 +1029,7 @@ TEST(pool_level2_reports_writes_after_reset)
     unsigned char *y = (unsigned char *)stow_pool_alloc(&pool_a);
     stow_pool_reset(&pool_a);
     CHECK(stow_pool_check(&pool_a));
-    y[0] = 7; /* through a pointer from before the reset */
+    stow_test_poke(y, 7); /* through a pointer from before the reset */
     CHECK_FALSE(stow_pool_check(&pool_a));
     uint32_t seen = stow_test_violations();
     CHECK_PTR_EQ(stow_pool_alloc(&pool_a), x); /* untouched: quiet */
@@ -1051,7 +1066,7 @@ TEST(pool_level2_validates_links_before_following_them)
         stow_pool_free(&pool_a, q[0]);
         stow_pool_free(&pool_a, q[1]);
         stow_pool_free(&pool_a, q[3]); /* list: q3 -> q1 -> q0; q2 in use */
-        *(unsigned char **)(void *)q[3] = bad_links[k];
+        forge_link(q[3], bad_links[k]);
         CHECK_FALSE(stow_pool_check(&pool_a));
         unsigned char *got = NULL;
         EXPECT_VIOLATION(got = (unsigned char *)stow_pool_alloc(&pool_a));
@@ -1070,7 +1085,7 @@ TEST(pool_level2_validates_links_before_following_them)
     unsigned char *b = (unsigned char *)stow_pool_alloc(&pool_a);
     stow_pool_free(&pool_a, a);
     stow_pool_free(&pool_a, b); /* b -> a */
-    *(unsigned char **)(void *)a = b;
+    forge_link(a, b);
     CHECK_PTR_EQ(stow_pool_alloc(&pool_a), b);
     unsigned char *got = NULL;
     EXPECT_VIOLATION(got = (unsigned char *)stow_pool_alloc(&pool_a));

@@ -96,6 +96,7 @@ static inline bool carve(stow_arena_t *a, size_t size, size_t mask, void **out)
 #endif
     a->ptr = ptr + need;
     *out = ptr + pad;
+    stow__acquire(ptr + pad, size); /* the padding stays released */
     return true;
 }
 
@@ -117,7 +118,7 @@ static void move_to(stow_arena_t *a, stow_arena_t *b)
  * has room. Out of line, so that the fast path stays small. */
 static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask)
 {
-    void *p;
+    void *p = NULL;
     for (stow_arena_t *b = a->cur->next; b != NULL; b = b->next) {
         size_t need = size + pad_for(b->base, mask);
         if (need >= size && need <= (size_t)(b->limit - b->base)) {
@@ -196,8 +197,8 @@ static bool mark_is_valid(const stow_arena_t *a, stow_arena_mark_t mark)
 }
 #endif
 
-#if STOW_CHECK_LEVEL >= 2
-/* Poisons what the rewind gives back: [mark.ptr, ...) of the mark's block and
+#if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
+/* Releases what the rewind gives back: [mark.ptr, ...) of the mark's block and
  * every block after it up to the current one. Runs before the cursor moves. */
 static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
 {
@@ -205,9 +206,11 @@ static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
     for (stow_arena_t *b = mark.block;; b = b->next) {
         unsigned char *to = b == a->cur ? a->ptr : b->limit;
         stow__release(from, (size_t)(to - from));
+#if STOW_CHECK_LEVEL >= 2
         if (b->poison_end < to) {
             b->poison_end = to;
         }
+#endif
         if (b == a->cur) {
             return;
         }
@@ -225,7 +228,7 @@ void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark)
     if (used > a->peak) {
         a->peak = used;
     }
-#if STOW_CHECK_LEVEL >= 2
+#if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     poison_given_back(a, mark);
 #endif
     a->cur = mark.block;

@@ -92,6 +92,7 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t stride = stow__round_up(item_size, align); /* 0 for no item, or on overflow */
     /* In 64 bits, with the stride below 4 GiB, none of these sums can wrap. */
+    /* cppcheck-suppress compareValueOutOfTypeRangeError ; always true with a 32-bit size_t only */
     uint64_t items_bytes = (uint64_t)(stride <= UINT32_MAX ? stride : 0u) * capacity;
     uint64_t words_offset = (items_bytes + 3u) & ~(uint64_t)3u;
     uint64_t bits_offset = words_offset + 4u * (uint64_t)capacity;
@@ -129,6 +130,9 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     g->retired = 0u;
     g->peak = 0u;
     g->fails = 0u;
+    /* ASan builds: the words and bits may lie where an older container released
+     * memory. (The items are unpoisoned one by one as they are handed out.) */
+    stow__unpoison(g->words, (size_t)(need - words_offset));
     return true;
 }
 
@@ -147,6 +151,7 @@ static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
 {
     words_of(g)[i] = w;
     set_bit(bits_of(g), i);
+    stow__acquire(item_at(g, i), g->item_size);
     return w;
 }
 
@@ -228,6 +233,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
         word = GEN_ONE | slot;
         words[slot] = word;
     }
+    stow__acquire(item_at(g, slot), g->item_size);
     set_bit(bits_of(g), slot);
     *i = slot;
     *w = word;
@@ -406,7 +412,7 @@ stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 void stow_genpool_clear(stow_genpool_t *g)
 {
     STOW__REQUIRE_VOID(g != NULL);
-#if STOW_CHECK_LEVEL >= 2
+#if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     const uint32_t *words = words_of(g);
     for (uint32_t i = 0u; i < g->bump; i++) {
         if ((words[i] & MASK) == i) {

@@ -72,25 +72,104 @@ static inline bool stow__all_bytes(const void *p, unsigned char value, size_t n)
     return true;
 }
 
-/* Memory a container takes back (free, remove, rewind, reset, clear). At check
- * level 2 it is filled with 0xDD, so that a write through a stale pointer shows
- * when the memory is handed out again (see stow__poison_intact). Every module
- * gives memory back through here, so that what happens to it is decided in one
- * place. */
-static inline void stow__release(void *p, size_t n)
+/* ---- AddressSanitizer ---------------------------------------------------------
+ *
+ * Built with -fsanitize=address (gcc defines __SANITIZE_ADDRESS__, clang answers
+ * __has_feature(address_sanitizer)), every container poisons the memory it takes
+ * back (stow__release) with the sanitizer's manual poisoning interface, and
+ * unpoisons it when it hands it out again (stow__acquire): a read or write through
+ * a stale pointer is then reported at once as use-after-poison, at every check
+ * level. The interface is declared here rather than taken from
+ * <sanitizer/asan_interface.h>, because lib/ includes only freestanding headers;
+ * the sanitizer's runtime defines both functions. Without the sanitizer all of this
+ * compiles to nothing.
+ *
+ * ASan tracks memory in 8-byte granules and can only mark a granule's tail as
+ * poisoned, so memory is poisoned exactly when the released range starts and ends
+ * on 8-byte boundaries; otherwise up to 7 bytes at its ends stay addressable. The
+ * other way round never happens: memory in use is never reported.
+ *
+ * The library itself reads released memory in two places: the level-2 poison
+ * checks (stow__poison_intact) and a pool's free-list links. Those reads go
+ * through functions marked STOW__NO_ASAN, which the sanitizer does not check. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STOW__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STOW__ASAN 1
+#endif
+#endif
+#ifndef STOW__ASAN
+#define STOW__ASAN 0
+#endif
+
+#if STOW__ASAN
+/* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): the sanitizer's names */
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+/* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): the sanitizer's names */
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define STOW__NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define STOW__NO_ASAN
+#endif
+
+/* Marks n bytes at p unaddressable (ASan builds only), and addressable again. */
+static inline void stow__poison(const void *p, size_t n)
 {
-#if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, n);
+#if STOW__ASAN
+    __asan_poison_memory_region(p, n);
 #else
     (void)p;
     (void)n;
 #endif
 }
 
-/* True when the n bytes at p, released earlier, still hold their poison. */
-static inline bool stow__poison_intact(const void *p, size_t n)
+static inline void stow__unpoison(const void *p, size_t n)
 {
+#if STOW__ASAN
+    __asan_unpoison_memory_region(p, n);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* Memory a container takes back (free, remove, rewind, reset, clear). At check
+ * level 2 it is filled with 0xDD, so that a write through a stale pointer shows
+ * when the memory is handed out again (see stow__poison_intact); in an ASan build
+ * it is poisoned too, so that the sanitizer reports such an access when it
+ * happens. Every module gives memory back through here, so that what happens to
+ * it is decided in one place. At levels 0 and 1 without ASan it is nothing. */
+static inline void stow__release(void *p, size_t n)
+{
+#if STOW_CHECK_LEVEL >= 2
+    stow__unpoison(p, n); /* parts of it may be released already (padding, free blocks) */
+    stow__fill(p, STOW__POISON, n);
+#endif
+    stow__poison(p, n);
+}
+
+/* Memory a container hands out (again): addressable for the caller. Every module
+ * hands memory out through here, and calls it before the memory is written. */
+static inline void stow__acquire(void *p, size_t n) { stow__unpoison(p, n); }
+
+/* True when the n bytes at p, released earlier, still hold their poison. Reads
+ * released memory, so the sanitizer must not check it (in an ASan build the loop
+ * reads through a volatile pointer, so that no compiler turns it into a call to a
+ * libc function the sanitizer intercepts). */
+static STOW__NO_ASAN inline bool stow__poison_intact(const void *p, size_t n)
+{
+#if STOW__ASAN
+    const volatile unsigned char *b = (const volatile unsigned char *)p;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] != STOW__POISON) {
+            return false;
+        }
+    }
+    return true;
+#else
     return stow__all_bytes(p, STOW__POISON, n);
+#endif
 }
 
 static inline bool stow__is_pow2(size_t x) { return x != 0u && (x & (x - 1u)) == 0u; }

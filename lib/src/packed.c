@@ -110,6 +110,7 @@ void *stow_packed_push(stow_packed_t *a)
     }
 #endif
     a->count = pos + 1u;
+    stow__acquire(item, stride);
     zero_item(item, stride, a->items);
     return item;
 }

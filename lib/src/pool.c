@@ -38,12 +38,16 @@ STOW_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
                          "the allocation bitmap needs the blocks to end 32-bit aligned");
 #endif
 
-static inline unsigned char *link_of(const unsigned char *block)
+/* The free-list link in a free block's first pointer bytes. A free block is
+ * released memory, poisoned whole in an ASan build (so that a stale pointer to it
+ * is caught even when the block is no larger than a pointer): the sanitizer must
+ * not check these two accesses. */
+static STOW__NO_ASAN inline unsigned char *link_of(const unsigned char *block)
 {
     return *(unsigned char *const *)(const void *)block;
 }
 
-static inline void set_link(unsigned char *block, unsigned char *next)
+static STOW__NO_ASAN inline void set_link(unsigned char *block, unsigned char *next)
 {
     *(unsigned char **)(void *)block = next;
 }
@@ -111,6 +115,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
         return false;
     }
     size_t need = l.blocks + STOW__POOL_MAP_BYTES(capacity);
+    /* cppcheck-suppress knownConditionTrueFalse ; the bitmap (level 2 only) can make the sum wrap */
     if (need < l.blocks || need > buf_size) {
         return false;
     }
@@ -131,6 +136,8 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
 #if STOW_CHECK_LEVEL >= 2
     p->poison_end = b;
 #endif
+    /* ASan builds: the bitmap may lie where an older container released memory. */
+    stow__unpoison(p->end, need - l.blocks);
     return true;
 }
 
@@ -196,6 +203,7 @@ void *stow_pool_alloc(stow_pool_t *p)
         p->free_list = link_of(b);
         p->free_count--;
 #endif
+        stow__acquire(b, p->stride);
         return b;
     }
     b = p->bump;
@@ -207,6 +215,7 @@ void *stow_pool_alloc(stow_pool_t *p)
     take_fresh(p, b);
 #endif
     p->bump = b + p->stride;
+    stow__acquire(b, p->stride);
     return b;
 }
 
@@ -234,8 +243,9 @@ void stow_pool_free(stow_pool_t *p, void *block)
     uintptr_t i = index_of(p, b);
     STOW__REQUIRE_VOID(in_use(p, i)); /* not freed already */
     mark(p, i, false);
-    stow__release(b + LINK_BYTES, p->stride - LINK_BYTES);
 #endif
+    stow__release(b + LINK_BYTES, p->stride - LINK_BYTES); /* the link is not poison */
+    stow__poison(b, LINK_BYTES);                           /* but stale all the same */
     set_link(b, p->free_list);
     p->free_list = b;
     p->free_count++;
@@ -272,8 +282,8 @@ void stow_pool_reset(stow_pool_t *p)
     if (n > p->peak) {
         p->peak = n;
     }
+    stow__release(p->base, (size_t)(p->bump - p->base)); /* nothing at levels 0, 1 without ASan */
 #if STOW_CHECK_LEVEL >= 2
-    stow__release(p->base, (size_t)(p->bump - p->base));
     if (p->poison_end < p->bump) {
         p->poison_end = p->bump;
     }

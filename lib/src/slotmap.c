@@ -157,6 +157,9 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->capacity = capacity;
     m->peak = 0u;
     m->fails = 0u;
+    /* ASan builds: the tables may lie where an older container released memory.
+     * (The items are unpoisoned one by one as they are handed out.) */
+    stow__unpoison(m->dense, 2u * sizeof(uint32_t) * (size_t)capacity);
     return true;
 }
 
@@ -178,6 +181,7 @@ static STOW__NOINLINE unsigned char *take_new(stow_slotmap_t *m, stow_handle_t *
         take_poisoned(item, m->stride);
     }
 #endif
+    stow__acquire(item, m->stride);
     m->sparse[index] = GEN_ONE | (index ^ pos);
     m->dense[pos] = index;
     m->bump = index + 1u;
@@ -214,6 +218,7 @@ void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 #if STOW_CHECK_LEVEL >= 2
         take_poisoned(item, m->stride);
 #endif
+        stow__acquire(item, m->stride);
     } else {
         item = take_new(m, out);
         if (item == NULL) {
@@ -238,6 +243,7 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 #if STOW_CHECK_LEVEL >= 2
     take_poisoned(dst, m->stride);
 #endif
+    stow__acquire(dst, m->stride);
     copy_in(dst, (const unsigned char *)item, m->item_size);
     return h;
 }

@@ -91,6 +91,7 @@ static uint32_t console_handle(void)
         /* Open fails with -1: remember a handle anyway so that writes are
          * attempted once each rather than reopening on every call. */
         console_handle_plus1 = h + 1u;
+        /* cppcheck-suppress knownConditionTrueFalse ; h + 1 wraps to 0 when open fails (h = 0xFFFFFFFF) */
         if (console_handle_plus1 == 0u) {
             console_handle_plus1 = 1u;
         }
@@ -211,6 +212,7 @@ uint32_t stow_port_cycles(void)
         kind = clock_kind; /* an interrupt may have started it meanwhile */
         if (kind == CLOCK_UNSET) {
             clock_start();
+            /* cppcheck-suppress unreadVariable ; read below on cores with a DWT (not on v6-M, v8-M baseline) */
             kind = clock_kind;
         }
 #if STOW_CM_HAVE_DWT

@@ -8,6 +8,7 @@
 
 void stow_port_assert_failed(const char *expr, const char *file, int line)
 {
+    /* NOLINTNEXTLINE(cert-err33-c): if stderr fails there is nothing better to do; abort() follows */
     fprintf(stderr, "stow: contract violation: %s at %s:%d\n", expr, file, line);
     abort();
 }

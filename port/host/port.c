@@ -2,7 +2,7 @@
  * Output goes to standard output unbuffered (so a crash loses nothing), cycles
  * are monotonic nanoseconds, and the critical section is one process-wide
  * recursive mutex, so pairs nest like interrupt masking does on a target. */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): POSIX feature test */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>

@@ -28,7 +28,9 @@
  * Check level 2 also fills bytes given back by rewind() and reset() with 0xDD and,
  * when they are handed out again, reports (through the assert hook) any byte that
  * was written in between: a write through a pointer that outlived its rewind. The
- * allocation then proceeds, since refusing it would not undo the damage.
+ * allocation then proceeds, since refusing it would not undo the damage. In an
+ * AddressSanitizer build those bytes are poisoned too, at every level, and an
+ * access through such a pointer is reported at once (see config.h).
  *
  * Not ISR- or thread-safe: give each context its own arena, or wrap the calls in
  * stow_port_critical_enter()/stow_port_critical_exit().
@@ -92,8 +94,8 @@ typedef struct {
                                  stow__arena_buf_##name,                               \
                                  stow__arena_buf_##name + (bytes),                     \
                                  NULL,                                                 \
-                                 &name,                                                \
-                                 &name,                                                \
+                                 &(name),                                              \
+                                 &(name),                                              \
                                  0u,                                                   \
                                  0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name)}
 

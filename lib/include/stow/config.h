@@ -25,6 +25,19 @@
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
+ *
+ * AddressSanitizer: built with -fsanitize=address (gcc or clang), at every check
+ * level, the memory a container takes back (a freed pool block, a removed or
+ * cleared genpool item, slot-map and packed positions at or beyond count, arena
+ * bytes given back by rewind or reset) is poisoned, and unpoisoned when it is
+ * handed out again, so that a read or write through a stale pointer is reported
+ * as use-after-poison where it happens. Storage never handed out is not poisoned
+ * (start-up stays O(1)). ASan works in 8-byte granules: a released range that
+ * does not start and end on an 8-byte boundary may leave up to 7 bytes at its
+ * ends unpoisoned. Poison outlives the container: to use a buffer for something
+ * else afterwards, unpoison it (__asan_unpoison_memory_region), or init a
+ * container over it (init makes its own tables addressable; items become
+ * addressable as they are handed out).
  */
 #ifndef STOW_CONFIG_H
 #define STOW_CONFIG_H

@@ -77,7 +77,9 @@
  * Check level 2 also fills removed (and cleared) items with 0xDD and, when a slot
  * is handed out again, reports through the assert hook any byte written in between
  * (a write through a pointer that outlived its item); the insert then proceeds,
- * since refusing it would not undo the damage.
+ * since refusing it would not undo the damage. In an AddressSanitizer build
+ * removed and cleared items are poisoned too, at every level, and an access
+ * through a pointer that outlived its item is reported at once (see config.h).
  *
  * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 12,
  * contains 7, insert of an 8-byte item 38 (of a 32-byte one 62: the copy is a word
@@ -367,51 +369,51 @@ bool stow_genpool_check(const stow_genpool_t *g);
     static inline STOW__GENPOOL_UNUSED name##_handle_t name##_insert(const T *item)         \
     {                                                                                       \
         name##_handle_t h;                                                                  \
-        h.untyped = stow_genpool_insert(&name, item);                                       \
+        h.untyped = stow_genpool_insert(&(name), item);                                     \
         return h;                                                                           \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_alloc(name##_handle_t *out)                \
     {                                                                                       \
-        return (T *)stow_genpool_alloc(&name, out != NULL ? &out->untyped : NULL);          \
+        return (T *)stow_genpool_alloc(&(name), out != NULL ? &out->untyped : NULL);        \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_get(name##_handle_t h)                     \
     {                                                                                       \
-        return (T *)stow_genpool_get(&name, h.untyped);                                     \
+        return (T *)stow_genpool_get(&(name), h.untyped);                                   \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_contains(name##_handle_t h)              \
     {                                                                                       \
-        return stow_genpool_contains(&name, h.untyped);                                     \
+        return stow_genpool_contains(&(name), h.untyped);                                   \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_remove(name##_handle_t h)                \
     {                                                                                       \
-        return stow_genpool_remove(&name, h.untyped);                                       \
+        return stow_genpool_remove(&(name), h.untyped);                                     \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED name##_handle_t name##_handle_of(const T *item)      \
     {                                                                                       \
         name##_handle_t h;                                                                  \
-        h.untyped = stow_genpool_handle_of(&name, item);                                    \
+        h.untyped = stow_genpool_handle_of(&(name), item);                                  \
         return h;                                                                           \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED name##_handle_t name##_first(void)                   \
     {                                                                                       \
         name##_handle_t h;                                                                  \
-        h.untyped = stow_genpool_first(&name);                                              \
+        h.untyped = stow_genpool_first(&(name));                                            \
         return h;                                                                           \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED name##_handle_t name##_next(name##_handle_t h)       \
     {                                                                                       \
         name##_handle_t n;                                                                  \
-        n.untyped = stow_genpool_next(&name, h.untyped);                                    \
+        n.untyped = stow_genpool_next(&(name), h.untyped);                                  \
         return n;                                                                           \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_is_null(name##_handle_t h)               \
     {                                                                                       \
         return stow_handle_is_null(h.untyped);                                              \
     }                                                                                       \
-    static inline STOW__GENPOOL_UNUSED void name##_clear(void) { stow_genpool_clear(&name); } \
+    static inline STOW__GENPOOL_UNUSED void name##_clear(void) { stow_genpool_clear(&(name)); } \
     static inline STOW__GENPOOL_UNUSED uint32_t name##_count(void)                          \
     {                                                                                       \
-        return stow_genpool_count(&name);                                                   \
+        return stow_genpool_count(&(name));                                                 \
     }                                                                                       \
     typedef int stow__genpool_wrappers_##name /* swallows the caller's semicolon */
 

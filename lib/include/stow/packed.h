@@ -26,7 +26,9 @@
  * or clear) is filled with 0xDD; when push hands it out again, a byte that was
  * written in between (through a pointer kept past the removal) is reported
  * through the assert hook, and the push then proceeds, since refusing it would
- * not undo the damage.
+ * not undo the damage. In an AddressSanitizer build the positions at and beyond
+ * count that were released are poisoned too, at every level, and an access
+ * through a pointer kept past the removal is reported at once (see config.h).
  *
  * Pointers into the array stay valid across push (items never move then) and
  * until the next remove_at or clear. Not ISR- or thread-safe.
@@ -96,7 +98,7 @@ struct stow_packed {
  * buf needs STOW_PACKED_BYTES(item_size, item_align, capacity) bytes aligned to
  * item_align; it need not be zeroed. O(1).
  * Returns false, changing nothing, if buf is NULL, misaligned or too small,
- * capacity is 0, or the size computation overflows.
+ * item_size or capacity is 0, or the size computation overflows.
  * Contract violation: a is NULL; item_align is not 0 or a power of two. */
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
                       size_t item_align, uint32_t capacity);

@@ -64,6 +64,11 @@
  *     until reset), which is safer than handing out a block that may be live.
  *     A link overwritten with the address of another free block goes unseen.
  *
+ * AddressSanitizer builds, at every level, poison a freed block whole (its link
+ * included: the pool reads and writes links unseen by the sanitizer) and the
+ * blocks reset() takes back, so that an access through a pointer to a free block
+ * is reported at once (see config.h).
+ *
  * ISR use: stow_pool_alloc_isr() and stow_pool_free_isr() wrap the operation in
  * stow_port_critical_enter()/exit() (PRIMASK on Cortex-M), so an interrupt
  * handler and thread code can share a pool. Every call that changes a shared

@@ -28,7 +28,10 @@
  * of one slot would resolve again; with STOW_GEN_RETIRE that slot is retired
  * instead, never reused, and counted by stow_slotmap_retired(): the map then
  * holds at most capacity - retired items, which is what stats().capacity says.
- * Freed handle slots are reused last-freed first.
+ * Freed handle slots are reused last-freed first, with one exception: a
+ * retirement (STOW_GEN_RETIRE) moves the free slot that was next-to-last in line
+ * to the front (that keeps retiring O(1)), so the slot freed longest ago is
+ * reused next.
  *
  * Memory: the items, at a stride of item_size rounded up to item_align, then two
  * 32-bit words per slot. Overhead: 8 bytes per slot (item padding aside), the
@@ -62,7 +65,10 @@
  * remove, refresh or clear) is filled with 0xDD; when that position is handed out
  * again, a byte that changed in between (a write through a pointer kept past a
  * remove) is reported through the assert hook, and the insertion then proceeds,
- * since refusing it would not undo the damage.
+ * since refusing it would not undo the damage. In an AddressSanitizer build the
+ * released positions (at and beyond count) are poisoned too, at every level, and
+ * an access through a pointer kept past a remove is reported at once (see
+ * config.h).
  *
  * Pointers from get/alloc/data are valid until the next remove, refresh or clear
  * (insert and alloc never move items: they append). Not ISR- or thread-safe:

@@ -131,6 +131,10 @@ endef
 $(foreach cc,gcc clang,$(foreach opt,O0 O2,$(foreach lvl,0 1 2,\
     $(eval $(call HOST_TEST,host-$(cc)-$(opt)-L$(lvl),$(CC_$(cc)),\
         -$(opt) -g -DSTOW_CHECK_LEVEL=$(lvl))))))
+# The assert hook without the checks' text (STOW_ASSERT_TEXT=0), at -Os as a
+# firmware that wants the flash back would build it.
+$(eval $(call HOST_TEST,host-clang-Os-L1-notext,$(CC_clang),-Os -g -DSTOW_CHECK_LEVEL=1 \
+    -DSTOW_ASSERT_TEXT=0))
 SANITIZE := -fsanitize=address -fsanitize=undefined -fno-sanitize-recover=all
 $(eval $(call HOST_TEST,host-gcc-asan-ubsan-L2,$(CC_gcc),-O1 -g -fno-omit-frame-pointer \
     $(SANITIZE) -DSTOW_CHECK_LEVEL=2))

@@ -72,7 +72,8 @@ static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned c
 {
     const unsigned char *stop = to < b->poison_end ? to : b->poison_end;
     if (stop > from && !stow__poison_intact(from, (size_t)(stop - from))) {
-        stow_port_assert_failed("arena bytes written after rewind or reset", __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("arena bytes written after rewind or reset"),
+                                __FILE__, __LINE__);
     }
     if (b->poison_end < to) {
         b->poison_end = to;
@@ -219,11 +220,9 @@ static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
 }
 #endif
 
-void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark)
+/* Moves the cursor back to mark (a valid one), giving back what lay above it. */
+static void move_back(stow_arena_t *a, stow_arena_mark_t mark)
 {
-    STOW__REQUIRE_VOID(a != NULL);
-    STOW__REQUIRE_VOID(a->head == a);
-    STOW__REQUIRE_VOID(mark_is_valid(a, mark));
     size_t used = used_of(a);
     if (used > a->peak) {
         a->peak = used;
@@ -236,12 +235,20 @@ void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark)
     a->end = mark.block->limit;
 }
 
+void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark)
+{
+    STOW__REQUIRE_VOID(a != NULL);
+    STOW__REQUIRE_VOID(a->head == a);
+    STOW__REQUIRE_VOID(mark_is_valid(a, mark));
+    move_back(a, mark);
+}
+
 void stow_arena_reset(stow_arena_t *a)
 {
     STOW__REQUIRE_VOID(a != NULL);
     STOW__REQUIRE_VOID(a->head == a);
     stow_arena_mark_t start = {a, a->base};
-    stow_arena_rewind(a, start);
+    move_back(a, start);
 }
 
 void stow_arena_chain(stow_arena_t *a, stow_arena_t *next)

@@ -141,7 +141,8 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
 static void take_poisoned(const stow_genpool_t *g, uint32_t i)
 {
     if (!stow__poison_intact(item_at(g, i), g->item_size)) {
-        stow_port_assert_failed("genpool item written after remove or clear", __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("genpool item written after remove or clear"),
+                                __FILE__, __LINE__);
     }
 }
 #endif
@@ -244,13 +245,8 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
  * (copy_words; the source is then aligned by insert's contract). */
 static inline void copy_item(const stow_genpool_t *g, unsigned char *dst, const unsigned char *src)
 {
-    uint32_t n = g->copy_words;
-    if (n != 0u) {
-        uint32_t *d = (uint32_t *)(void *)dst;
-        const uint32_t *s = (const uint32_t *)(const void *)src;
-        do {
-            *d++ = *s++;
-        } while (--n != 0u);
+    if (g->copy_words != 0u) {
+        stow__copy_words(dst, src, (size_t)g->copy_words << 2);
     } else {
         stow__copy(dst, src, g->item_size);
     }
@@ -258,13 +254,8 @@ static inline void copy_item(const stow_genpool_t *g, unsigned char *dst, const 
 
 static inline void zero_item(const stow_genpool_t *g, unsigned char *dst)
 {
-    uint32_t n = g->copy_words;
-    if (n != 0u) {
-        uint32_t *d = (uint32_t *)(void *)dst;
-        do {
-            n--;
-            d[n] = 0u;
-        } while (n != 0u);
+    if (g->copy_words != 0u) {
+        stow__zero_words(dst, (size_t)g->copy_words << 2);
     } else {
         stow__fill(dst, 0u, g->item_size);
     }

@@ -15,14 +15,14 @@
 #define STOW__REQUIRE(cond, retval)                                    \
     do {                                                               \
         if (!(cond)) {                                                 \
-            stow_port_assert_failed(#cond, __FILE__, __LINE__);        \
+            stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__); \
             return retval;                                             \
         }                                                              \
     } while (0)
 #define STOW__REQUIRE_VOID(cond)                                       \
     do {                                                               \
         if (!(cond)) {                                                 \
-            stow_port_assert_failed(#cond, __FILE__, __LINE__);        \
+            stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__); \
             return;                                                    \
         }                                                              \
     } while (0)
@@ -32,11 +32,14 @@
 #define STOW__REQUIRE_VOID(cond) ((void)0)
 #endif
 
-/* Keeps a rare path out of its caller, so the common path stays a leaf. */
+/* Keeps a rare path out of its caller, so the common path stays a leaf.
+ * MAY_ALIAS lets a word-sized lvalue copy an object of any type. */
 #if defined(__GNUC__)
 #define STOW__NOINLINE __attribute__((noinline))
+#define STOW__MAY_ALIAS __attribute__((may_alias))
 #else
 #define STOW__NOINLINE
+#define STOW__MAY_ALIAS
 #endif
 
 /* Byte written into memory that was given back, at check level 2. */
@@ -58,6 +61,64 @@ static inline void stow__copy(void *dst, const void *src, size_t n)
     for (size_t i = 0; i < n; i++) {
         d[i] = s[i];
     }
+}
+
+/* Item copies a word at a time: the containers' items are whole words long and
+ * word-aligned more often than not. The words may alias whatever type the caller
+ * stored. n is a multiple of 4 and not 0, and both ends are 4-aligned; on 64-bit
+ * hosts, when both ends and n allow it, the copy goes 8 bytes at a time. */
+typedef uint32_t STOW__MAY_ALIAS stow__word_t;
+#if UINTPTR_MAX > UINT32_MAX
+typedef uint64_t STOW__MAY_ALIAS stow__dword_t;
+#endif
+
+static inline void stow__copy_words(void *dst, const void *src, size_t n)
+{
+    const void *stop = (const unsigned char *)src + n;
+#if UINTPTR_MAX > UINT32_MAX
+    if ((((uintptr_t)dst | (uintptr_t)src | n) & 7u) == 0u) {
+        stow__dword_t *d = (stow__dword_t *)dst;
+        const stow__dword_t *s = (const stow__dword_t *)src;
+        do {
+            *d++ = *s++;
+        } while (s != (const stow__dword_t *)stop);
+        return;
+    }
+#endif
+    stow__word_t *d = (stow__word_t *)dst;
+    const stow__word_t *s = (const stow__word_t *)src;
+    do {
+        *d++ = *s++;
+    } while (s != (const stow__word_t *)stop);
+}
+
+/* Zeroes n bytes at dst a word at a time: n a multiple of 4 and not 0, dst 4-aligned. */
+static inline void stow__zero_words(void *dst, size_t n)
+{
+    stow__word_t *d = (stow__word_t *)dst;
+    stow__word_t *end = (stow__word_t *)(void *)((unsigned char *)dst + n);
+    do {
+        *d++ = 0u;
+    } while (d != end);
+}
+
+/* count * size, or 0 when it does not fit a size_t. On 32-bit targets without a
+ * division or a 64-bit multiply (Cortex-M0 would take either from libgcc): in
+ * 16-bit halves, at most one of which can be non-zero in each factor's top. */
+static inline size_t stow__checked_product(uint32_t count, size_t size)
+{
+#if SIZE_MAX <= UINT32_MAX
+    uint32_t a = count, b = (uint32_t)size;
+    if ((a >> 16) != 0u && (b >> 16) != 0u) {
+        return 0u;
+    }
+    uint32_t cross = (a >> 16) * (b & 0xFFFFu) + (b >> 16) * (a & 0xFFFFu); /* one is 0 */
+    uint32_t low = (a & 0xFFFFu) * (b & 0xFFFFu);
+    uint32_t product = low + (cross << 16);
+    return (cross >> 16) != 0u || product < low ? 0u : (size_t)product;
+#else
+    return count != 0u && size > SIZE_MAX / count ? 0u : (size_t)count * size;
+#endif
 }
 
 /* True when every one of the n bytes at p equals value. */

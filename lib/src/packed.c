@@ -10,12 +10,6 @@
 #include "stow/packed.h"
 #include "internal.h"
 
-#if defined(__GNUC__)
-typedef uint32_t __attribute__((may_alias)) word_t;
-#else
-typedef uint32_t word_t;
-#endif
-
 /* Moves an item: not memcpy (no libc). By words when the stride and the
  * storage allow it (n is never 0); odd sizes go a byte at a time, out of line so
  * that they cost the word path no registers. */
@@ -28,12 +22,7 @@ static inline void move_item(unsigned char *dst, const unsigned char *src, size_
                              const unsigned char *items)
 {
     if ((((uintptr_t)items | n) & 3u) == 0u) {
-        word_t *d = (word_t *)(void *)dst;
-        const word_t *s = (const word_t *)(const void *)src;
-        const word_t *end = (const word_t *)(const void *)(src + n);
-        do {
-            *d++ = *s++;
-        } while (s != end);
+        stow__copy_words(dst, src, n);
     } else {
         move_bytes(dst, src, n);
     }
@@ -42,32 +31,10 @@ static inline void move_item(unsigned char *dst, const unsigned char *src, size_
 static inline void zero_item(unsigned char *dst, size_t n, const unsigned char *items)
 {
     if ((((uintptr_t)items | n) & 3u) == 0u) {
-        word_t *d = (word_t *)(void *)dst;
-        word_t *end = (word_t *)(void *)(dst + n);
-        do {
-            *d++ = 0u;
-        } while (d != end);
+        stow__zero_words(dst, n);
     } else {
         stow__fill(dst, 0u, n);
     }
-}
-
-/* count * size, or 0 when it does not fit a size_t. Without a division or a
- * 64-bit multiply, which Cortex-M0 would get from libgcc: in 16-bit halves. */
-static size_t checked_product(uint32_t count, size_t size)
-{
-#if SIZE_MAX <= UINT32_MAX
-    uint32_t a = count, b = (uint32_t)size;
-    if ((a >> 16) != 0u && (b >> 16) != 0u) {
-        return 0u;
-    }
-    uint32_t cross = (a >> 16) * (b & 0xFFFFu) + (b >> 16) * (a & 0xFFFFu); /* one is 0 */
-    uint32_t low = (a & 0xFFFFu) * (b & 0xFFFFu);
-    uint32_t product = low + (cross << 16);
-    return (cross >> 16) != 0u || product < low ? 0u : (size_t)product;
-#else
-    return size > SIZE_MAX / count ? 0u : (size_t)count * size; /* 64-bit hosts */
-#endif
 }
 
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
@@ -80,7 +47,7 @@ bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_
         return false;
     }
     size_t stride = stow__round_up(item_size, align); /* 0 when it overflows */
-    size_t bytes = checked_product(capacity, stride);
+    size_t bytes = stow__checked_product(capacity, stride);
     if (stride == 0u || bytes == 0u || buf_size < bytes) {
         return false;
     }
@@ -105,8 +72,8 @@ void *stow_packed_push(stow_packed_t *a)
     unsigned char *item = a->items + (size_t)pos * stride;
 #if STOW_CHECK_LEVEL >= 2
     if (pos < a->peak && !stow__poison_intact(item, stride)) {
-        stow_port_assert_failed("packed item memory written after its item left", __FILE__,
-                                __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("packed item memory written after its item left"),
+                                __FILE__, __LINE__);
     }
 #endif
     a->count = pos + 1u;

@@ -169,12 +169,14 @@ static bool is_free_block(const stow_pool_t *p, const unsigned char *q)
 static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
 {
     if (!stow__poison_intact(b + LINK_BYTES, p->stride - LINK_BYTES)) {
-        stow_port_assert_failed("pool block written after free", __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("pool block written after free"),
+                                __FILE__, __LINE__);
     }
     mark(p, index_of(p, b), true); /* first, so that a link back to b is refused */
     unsigned char *next = link_of(b);
     if (next != NULL && !is_free_block(p, next)) {
-        stow_port_assert_failed("pool free-list link corrupted", __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("pool free-list link corrupted"),
+                                __FILE__, __LINE__);
         p->free_count = 0u; /* the dropped blocks count as in use until reset */
         return NULL;
     }
@@ -186,7 +188,8 @@ static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
 static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
 {
     if (b < p->poison_end && !stow__poison_intact(b, p->stride)) {
-        stow_port_assert_failed("pool block written after reset", __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("pool block written after reset"),
+                                __FILE__, __LINE__);
     }
     mark(p, index_of(p, b), true);
 }

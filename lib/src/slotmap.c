@@ -31,14 +31,6 @@
 #define GEN_MASK (~INDEX_MASK)
 #define DEAD STOW__SLOTMAP_DEAD
 
-/* Items are copied as 32-bit words when they allow it; may_alias makes that
- * legal whatever type the caller stored there. */
-#if defined(__GNUC__)
-typedef uint32_t __attribute__((may_alias)) word_t;
-#else
-typedef uint32_t word_t;
-#endif
-
 static inline uint32_t retired_word(uint32_t index) { return index ^ INDEX_MASK; }
 
 static inline unsigned char *item_at(const stow_slotmap_t *m, uint32_t pos)
@@ -55,21 +47,11 @@ static STOW__NOINLINE void copy_bytes(unsigned char *dst, const unsigned char *s
     stow__copy(dst, src, n);
 }
 
-static inline void copy_words(unsigned char *dst, const unsigned char *src, size_t n)
-{
-    word_t *d = (word_t *)(void *)dst;
-    const word_t *s = (const word_t *)(const void *)src;
-    const word_t *end = (const word_t *)(const void *)(src + n);
-    do {
-        *d++ = *s++;
-    } while (s != end);
-}
-
 /* Copies the item_size bytes at src, which may have any alignment. */
 static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t n)
 {
     if (((n | (uintptr_t)src) & 3u) == 0u) {
-        copy_words(dst, src, n);
+        stow__copy_words(dst, src, n);
     } else {
         copy_bytes(dst, src, n);
     }
@@ -79,7 +61,7 @@ static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t 
 static inline void move_item(unsigned char *dst, const unsigned char *src, size_t stride)
 {
     if ((stride & 3u) == 0u) {
-        copy_words(dst, src, stride);
+        stow__copy_words(dst, src, stride);
     } else {
         copy_bytes(dst, src, stride);
     }
@@ -88,11 +70,7 @@ static inline void move_item(unsigned char *dst, const unsigned char *src, size_
 static inline void zero_item(unsigned char *dst, size_t n)
 {
     if ((n & 3u) == 0u) {
-        word_t *d = (word_t *)(void *)dst;
-        word_t *end = (word_t *)(void *)(dst + n);
-        do {
-            *d++ = 0u;
-        } while (d != end);
+        stow__zero_words(dst, n);
     } else {
         stow__fill(dst, 0u, n);
     }
@@ -102,29 +80,11 @@ static inline void zero_item(unsigned char *dst, size_t n)
 static void take_poisoned(const unsigned char *item, size_t n)
 {
     if (!stow__poison_intact(item, n)) {
-        stow_port_assert_failed("slotmap item memory written after its item left", __FILE__,
-                                __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("slotmap item memory written after its item left"),
+                                __FILE__, __LINE__);
     }
 }
 #endif
-
-/* count * size, or 0 when it does not fit a size_t. Without a division or a
- * 64-bit multiply, which Cortex-M0 would get from libgcc: in 16-bit halves. */
-static size_t checked_product(uint32_t count, size_t size)
-{
-#if SIZE_MAX <= UINT32_MAX
-    uint32_t a = count, b = (uint32_t)size;
-    if ((a >> 16) != 0u && (b >> 16) != 0u) {
-        return 0u;
-    }
-    uint32_t cross = (a >> 16) * (b & 0xFFFFu) + (b >> 16) * (a & 0xFFFFu); /* one is 0 */
-    uint32_t low = (a & 0xFFFFu) * (b & 0xFFFFu);
-    uint32_t product = low + (cross << 16);
-    return (cross >> 16) != 0u || product < low ? 0u : (size_t)product;
-#else
-    return size > SIZE_MAX / count ? 0u : (size_t)count * size; /* 64-bit hosts */
-#endif
-}
 
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity)
@@ -138,7 +98,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
         return false;
     }
     size_t stride = stow__round_up(item_size, align); /* 0 when it overflows */
-    size_t item_bytes = checked_product(capacity, stride);
+    size_t item_bytes = stow__checked_product(capacity, stride);
     size_t tables = stow__round_up(item_bytes, STOW_ALIGNOF(uint32_t));
     if (stride == 0u || item_bytes == 0u || tables == 0u || buf_size < tables ||
         (buf_size - tables) / (2u * sizeof(uint32_t)) < capacity) {

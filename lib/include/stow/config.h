@@ -22,6 +22,9 @@
  *   STOW_DEFAULT_ALIGN        alignof(max_align_t)  alignment used when a call passes align 0.
  *   STOW_SECTIONS             1 (0 on Mach-O)       1: STOW_*_DEFINE storage goes in the section
  *                                                   .stow.<module>.<name>; 0: ordinary .bss.
+ *   STOW_ASSERT_TEXT          1                     1: the assert hook gets the failed check as
+ *                                                   text; 0: "" instead (file and line stay),
+ *                                                   which saves about 1 KiB of flash at level 1.
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
@@ -104,6 +107,19 @@
 #error "STOW_SECTIONS must be 0 or 1"
 #endif
 
+#ifndef STOW_ASSERT_TEXT
+#define STOW_ASSERT_TEXT 1
+#endif
+#if STOW_ASSERT_TEXT != 0 && STOW_ASSERT_TEXT != 1
+#error "STOW_ASSERT_TEXT must be 0 or 1"
+#endif
+/* The text a contract check hands the assert hook. */
+#if STOW_ASSERT_TEXT
+#define STOW_CHECK_TEXT(text) text
+#else
+#define STOW_CHECK_TEXT(text) ""
+#endif
+
 #define STOW_IS_POW2(x) ((x) != 0u && (((x) & ((x) - 1u)) == 0u))
 
 #ifdef __cplusplus
@@ -119,7 +135,7 @@ STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be
  * library's own checks (internal.h) also return the function's error value. */
 #if STOW_CHECK_LEVEL >= 1
 #define STOW_ASSERT(cond) \
-    ((cond) ? (void)0 : stow_port_assert_failed(#cond, __FILE__, __LINE__))
+    ((cond) ? (void)0 : stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__))
 #else
 #define STOW_ASSERT(cond) ((void)0)
 #endif

@@ -96,6 +96,8 @@ static BENCH_BARE stow_handle_t bare_first(const stow_genpool_t *g BENCH_UNUSED)
 static BENCH_BARE stow_handle_t bare_next(const stow_genpool_t *g BENCH_UNUSED,
                                           stow_handle_t h BENCH_UNUSED) BENCH_BARE_BODY
 static BENCH_BARE void bare_clear(stow_genpool_t *g BENCH_UNUSED) BENCH_BARE_BODY
+static BENCH_BARE void *bare_iterate(const stow_genpool_t *g BENCH_UNUSED,
+                                     uint32_t *cursor BENCH_UNUSED) BENCH_BARE_BODY
 
 BENCH_LOOP(run_genpool_insert_fresh, handles[i] = stow_genpool_insert(&gp, &item8))
 BENCH_LOOP(run_genpool_insert, handles[i] = stow_genpool_insert(&gp, &item8))
@@ -137,6 +139,16 @@ ITERATE(base_genpool_iterate_full, bare_first, bare_next, BENCH_OPS)
 ITERATE(run_genpool_iterate_sparse, stow_genpool_first, stow_genpool_next, SPARSE_SLOTS / 20u)
 ITERATE(base_genpool_iterate_sparse, bare_first, bare_next, SPARSE_SLOTS / 20u)
 
+/* iterate(): BENCH_OPS calls over a full pool (cursor from 0 up), one pass. */
+static uint32_t cursor;
+BENCH_LOOP(run_genpool_item_walk, stow_bench_sink = stow_genpool_iterate(&gp, &cursor))
+BENCH_LOOP(base_genpool_item_walk, stow_bench_sink = bare_iterate(&gp, &cursor))
+static void prep_full_walk(void)
+{
+    prep_full();
+    cursor = 0;
+}
+
 void stow_bench_genpool(void)
 {
     BENCH_ROW("genpool insert (8-byte item, never-used slot)", prep_fresh, run_genpool_insert_fresh,
@@ -162,6 +174,8 @@ void stow_bench_genpool(void)
               base_genpool_iterate_full);
     BENCH_ROW("genpool first/next (5 live in 100 slots, per item)", prep_sparse,
               run_genpool_iterate_sparse, base_genpool_iterate_sparse);
+    BENCH_ROW("genpool iterate (full pool, per item)", prep_full_walk, run_genpool_item_walk,
+              base_genpool_item_walk);
     if (stow_handle_index(it) != SPARSE_SLOTS - 20u) {
         stow_bench_fail("genpool", "iteration");
     }

@@ -591,7 +591,7 @@ TEST(genpool_handle_of_rejects_pointers_not_to_an_item)
 /* ---------------------------------------------------------------- iteration */
 
 /* Walks the pool and checks that it visits exactly the handles in want[0, n), in
- * slot order. */
+ * slot order: with first()/next(), and with iterate(), item by item. */
 static void expect_iteration(const stow_genpool_t *g, const stow_handle_t *want, uint32_t n)
 {
     uint32_t seen = 0;
@@ -602,6 +602,16 @@ static void expect_iteration(const stow_genpool_t *g, const stow_handle_t *want,
         seen++;
     }
     CHECK_EQ(seen, n);
+    uint32_t cursor = 0;
+    seen = 0;
+    for (void *item; (item = stow_genpool_iterate(g, &cursor)) != NULL;) {
+        CHECK_LT(seen, n);
+        CHECK_PTR_EQ(item, stow_genpool_get(g, want[seen]));
+        CHECK_EQ(cursor, stow_handle_index(want[seen]) + 1u);
+        seen++;
+    }
+    CHECK_EQ(seen, n);
+    CHECK_NULL(stow_genpool_iterate(g, &cursor)); /* and it stays at the end */
 }
 
 TEST(genpool_iteration_visits_each_live_item_once_in_slot_order)
@@ -677,6 +687,30 @@ TEST(genpool_iteration_tolerates_removing_the_current_item)
     CHECK_EQ(stow_genpool_count(&gp), 0);
     CHECK(stow_handle_is_null(stow_genpool_first(&gp)));
     CHECK(stow_genpool_check(&gp));
+}
+
+TEST(genpool_iterate_tolerates_removing_the_current_item)
+{
+    CHECK_CALL(fresh(4, 4, 50));
+    stow_handle_t h[50];
+    for (uint32_t i = 0; i < 50; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    uint32_t visits = 0, sum = 0, cursor = 0;
+    for (uint32_t *v; (v = (uint32_t *)stow_genpool_iterate(&gp, &cursor)) != NULL;) {
+        visits++;
+        sum += *v;
+        if (*v % 2 == 1) {
+            CHECK(stow_genpool_remove(&gp, stow_genpool_handle_of(&gp, v)));
+        }
+        if (*v == 10) {
+            CHECK(stow_genpool_remove(&gp, h[30])); /* ahead: not visited */
+        }
+        CHECK(stow_genpool_check(&gp));
+    }
+    CHECK_EQ(visits, 49);
+    CHECK_EQ(sum, 49 * 50 / 2 - 30);
+    CHECK_EQ(stow_genpool_count(&gp), 24); /* the even ones, less 30 */
 }
 
 /* A big pool with few live items, spread out: each is visited once, in order.
@@ -1057,6 +1091,14 @@ TEST(genpool_violations_leave_the_pool_unchanged)
     EXPECT_VIOLATION(CHECK_EQ(stow_genpool_retired(NULL), 0));
     r = make(1, 1);
     EXPECT_VIOLATION(r = stow_genpool_first(NULL));
+    uint32_t cursor = 0;
+    void *visited = &cursor;
+    EXPECT_VIOLATION(visited = stow_genpool_iterate(NULL, &cursor));
+    CHECK_NULL(visited);
+    visited = &cursor;
+    EXPECT_VIOLATION(visited = stow_genpool_iterate(&gp, NULL));
+    CHECK_NULL(visited);
+    CHECK_EQ(cursor, 0);
     CHECK(stow_handle_is_null(r));
     EXPECT_VIOLATION(r = stow_genpool_next(NULL, h[0]));
     r = make(1, 1);
@@ -1360,6 +1402,13 @@ static void walk_step(uint32_t step)
             }
         }
         CHECK_EQ(visited, live);
+        if (!removing) {
+            uint32_t cursor = 0, items = 0;
+            for (void *item; (item = stow_genpool_iterate(&gp, &cursor)) != NULL; items++) {
+                CHECK(walk_is_live(stow_genpool_handle_of(&gp, item)));
+            }
+            CHECK_EQ(items, live);
+        }
     } else {
         stow_genpool_clear(&gp);
         for (uint32_t i = 0; i < WALK_CAP; i++) {
@@ -1439,6 +1488,7 @@ void stow_test_suite_genpool(void)
 #endif
     RUN(genpool_iteration_visits_each_live_item_once_in_slot_order);
     RUN(genpool_iteration_tolerates_removing_the_current_item);
+    RUN(genpool_iterate_tolerates_removing_the_current_item);
     RUN(genpool_iteration_skips_a_sparse_pool);
     RUN(genpool_clear_makes_every_handle_stale);
     RUN(genpool_clear_part_way_and_again);

@@ -469,11 +469,14 @@ static inline uint32_t lowest_bit(uint32_t x)
 
 /* The handle of the first live slot at or above i, or 0. Bits at or above bump in
  * the last bitmap word are garbage: a hit there is the end. */
-static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
+#define NO_SLOT UINT32_MAX
+
+/* The lowest live slot at or above i, or NO_SLOT. */
+static inline uint32_t live_slot_from(const stow_genpool_t *g, uint32_t i)
 {
     uint32_t bump = g->bump;
     if (i >= bump) {
-        return 0u;
+        return NO_SLOT;
     }
     const uint32_t *bits = bits_of(g);
     uint32_t k = i >> 5;
@@ -481,12 +484,19 @@ static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
     uint32_t m = bits[k] & (UINT32_MAX << (i & 31u));
     while (m == 0u) {
         if (k == last) {
-            return 0u;
+            return NO_SLOT;
         }
         m = bits[++k];
     }
     i = (k << 5) + lowest_bit(m);
-    return i < bump ? words_of(g)[i] : 0u;
+    return i < bump ? i : NO_SLOT; /* bits above bump in the last word are garbage */
+}
+
+/* The handle bits of the lowest live slot at or above i, or 0. */
+static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
+{
+    uint32_t slot = live_slot_from(g, i);
+    return slot != NO_SLOT ? words_of(g)[slot] : 0u;
 }
 
 stow_handle_t stow_genpool_first(const stow_genpool_t *g)
@@ -501,6 +511,17 @@ stow_handle_t stow_genpool_next(const stow_genpool_t *g, stow_handle_t h)
     STOW__REQUIRE(!stow_handle_is_null(h), STOW_HANDLE_NULL);
     STOW__REQUIRE(stow_handle_index(h) < g->capacity, STOW_HANDLE_NULL);
     return handle_from(live_from(g, stow_handle_index(h) + 1u));
+}
+
+void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
+{
+    STOW__REQUIRE(g != NULL && cursor != NULL, NULL);
+    uint32_t slot = live_slot_from(g, *cursor);
+    if (slot == NO_SLOT) {
+        return NULL;
+    }
+    *cursor = slot + 1u;
+    return item_at(g, slot);
 }
 
 void stow_genpool_stats(const stow_genpool_t *g, stow_stats_t *out)

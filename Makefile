@@ -226,10 +226,13 @@ fuzz: tools
 	    $(MAKE) --no-print-directory fuzz-run-$$t || status=1; \
 	done; exit $$status
 
-# Misuse the compiler must reject, such as a handle passed to the wrong container.
+# Misuse the compiler must reject, such as a handle passed to the wrong container:
+# on the host (64-bit size_t) and for Cortex-M0 (32-bit).
 $(BUILD)/test/compile-fail/result: $(wildcard tests/compile_fail/*.c) $(LIB_DEPS) FORCE
 	@tests/compile_fail.sh $(@D) $(CC_gcc) $(STD) $(WARN) $(INC)
-HOST_RESULTS += $(BUILD)/test/compile-fail/result
+$(BUILD)/test/compile-fail-cortex-m0/result: $(wildcard tests/compile_fail/*.c) $(LIB_DEPS) FORCE
+	@tests/compile_fail.sh $(@D) $(ARM_CC) $(STD) $(WARN) $(CM_FLAGS) $(microbit_CFLAGS) $(INC)
+HOST_RESULTS += $(BUILD)/test/compile-fail/result $(BUILD)/test/compile-fail-cortex-m0/result
 
 test: tools
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers

@@ -25,4 +25,4 @@ for src in tests/compile_fail/*.c; do
     fi
 done
 echo "$passed $failed" >"$dir/result"
-printf '%-34s %s passed, %s failed\n' compile-fail "$passed" "$failed"
+printf '%-34s %s passed, %s failed\n' "$(basename "$dir")" "$passed" "$failed"

@@ -1,7 +1,8 @@
 /* test_misuse.c - cells of the bad-input matrix (README) that the module suites
  * leave open: misuse whose documented answer is a runtime result ("false,
  * nothing changes, no fail counted") rather than a contract violation, checked
- * byte for byte on the container and its storage. Runs at every level. */
+ * byte for byte on the container and its storage. Runs at every level, except
+ * the one case of a promise made for level 0 only (genpool's handle_of). */
 #include "harness.h"
 
 static STOW_ALIGNAS(16) unsigned char misuse_buf[384];
@@ -188,9 +189,136 @@ TEST(misuse_init_refusals_change_nothing)
     CHECK_CALL(check_unchanged(&k, sizeof k));
 }
 
+/* An n * size that does not fit a size_t (STOW_ARENA_NEW_ARRAY, alloc_array) is a
+ * runtime result at every level: NULL and one fail per call, and no other byte of
+ * the arena or its storage changes. A product that wraps to a small number must
+ * not become a short buffer, nor a count of -1 a huge one. */
+struct misuse_vec3 {
+    uint32_t x, y, z;
+};
+
+TEST(misuse_arena_array_overflow_counts_a_fail_and_changes_nothing_else)
+{
+    stow_arena_t a;
+    stow_test_fill(&a, 0u, sizeof a);
+    stow_test_fill(misuse_buf, 0xA5u, sizeof misuse_buf);
+    CHECK(stow_arena_init(&a, misuse_buf, sizeof misuse_buf));
+    CHECK_NOT_NULL(stow_arena_alloc(&a, 8, 8));
+    stow_arena_t before;
+    stow_test_copy(&before, &a, sizeof a);
+    save(&a, sizeof a); /* the storage */
+    size_t wraps = SIZE_MAX / sizeof(struct misuse_vec3) + 2u; /* * 12 wraps to a few bytes */
+    long minus_one = -1;                                       /* converts to SIZE_MAX */
+    CHECK_NULL(STOW_ARENA_NEW_ARRAY(&a, struct misuse_vec3, wraps));
+    CHECK_NULL(STOW_ARENA_NEW_ARRAY(&a, struct misuse_vec3, minus_one));
+    CHECK_NULL(stow_arena_alloc_array(&a, SIZE_MAX / 2u + 1u, 2, 1));
+    CHECK_NULL(stow_arena_alloc_array(&a, 2, SIZE_MAX, 0));
+    before.fails += 4u; /* the one field a refusal changes */
+    CHECK_BYTES_EQ(&before, &a, sizeof a);
+    CHECK_BYTES_EQ(misuse_saved_buf, misuse_buf, sizeof misuse_buf);
+    stow_stats_t s;
+    stow_arena_stats(&a, &s);
+    CHECK_EQ(s.fails, 4);
+    CHECK_EQ(s.used, 8);
+    CHECK(stow_arena_check(&a));
+}
+
+/* iterate() takes any cursor: one at or beyond the capacity is the end of the
+ * walk at every level (NULL), not an index violation, and changes nothing. */
+TEST(misuse_genpool_iterate_from_beyond_the_capacity_gives_null)
+{
+    stow_genpool_t g;
+    stow_test_fill(&g, 0u, sizeof g);
+    stow_test_fill(misuse_buf, 0xA5u, sizeof misuse_buf);
+    CHECK(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 4, 4, 8));
+    for (uint32_t i = 0; i < 8; i++) { /* full: the last slot is live */
+        CHECK(!stow_handle_is_null(stow_genpool_insert(&g, &i)));
+    }
+    const uint32_t cursors[] = {8, 9, 31, 32, 33, 1000, STOW_HANDLE_INDEX_MASK, UINT32_MAX - 1u,
+                                UINT32_MAX};
+    save(&g, sizeof g);
+    for (size_t k = 0; k < sizeof cursors / sizeof cursors[0]; k++) {
+        uint32_t cursor = cursors[k];
+        CHECK_NULL(stow_genpool_iterate(&g, &cursor));
+    }
+    CHECK_CALL(check_unchanged(&g, sizeof g));
+    uint32_t cursor = 7;
+    const uint32_t *last = (const uint32_t *)stow_genpool_iterate(&g, &cursor);
+    CHECK_NOT_NULL(last);
+    CHECK_EQ(*last, 7);
+    CHECK_EQ(cursor, 8);
+    CHECK_NULL(stow_genpool_iterate(&g, &cursor));
+    CHECK(stow_genpool_check(&g));
+}
+
+#if STOW_CHECK_LEVEL == 0
+/* The one violation genpool.h answers at level 0 too: handle_of() of a pointer
+ * that is not the first byte of an item (NULL, outside the items, interior or
+ * misaligned) gives an unspecified handle and never reads outside the pool. So
+ * each such call must return, report nothing and change nothing. (At levels 1
+ * and 2 they are reported: test_genpool.c,
+ * genpool_handle_of_rejects_pointers_not_to_an_item.) */
+TEST(misuse_genpool_handle_of_level0_answers_and_changes_nothing)
+{
+    stow_genpool_t g;
+    stow_test_fill(&g, 0u, sizeof g);
+    stow_test_fill(misuse_buf, 0xA5u, sizeof misuse_buf);
+    const uint32_t cap = 8, stride = 12;
+    CHECK(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, stride, 4, cap));
+    stow_handle_t h[6];
+    unsigned char *item[6];
+    for (uint32_t i = 0; i < 6; i++) { /* slots 6 and 7 never used */
+        item[i] = (unsigned char *)stow_genpool_alloc(&g, &h[i]);
+        CHECK_NOT_NULL(item[i]);
+    }
+    CHECK(stow_genpool_remove(&g, h[1]));
+    CHECK(stow_genpool_remove(&g, h[4]));
+    save(&g, sizeof g);
+    uint32_t violations = stow_test_violations();
+    int local = 0;
+    const uintptr_t items = (uintptr_t)misuse_buf;
+    const void *outside[] = {
+        NULL,
+        (const void *)(items - 1u), /* made from integers: pointer arithmetic may not go there */
+        (const void *)(items - stride),
+        (const void *)(items - (uintptr_t)cap * stride),
+        misuse_buf + cap * stride,   /* one past the items: the words */
+        g.words,
+        g.bits,
+        misuse_saved_buf,            /* another buffer */
+        &local,                      /* the stack */
+        &g,
+        (const void *)(uintptr_t)stride,
+        (const void *)UINTPTR_MAX,
+    };
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++) {
+        (void)stow_genpool_handle_of(&g, outside[k]);
+    }
+    for (uint32_t i = 0; i < cap; i++) {
+        for (uint32_t off = 1; off < stride; off++) { /* interior, aligned or not */
+            (void)stow_genpool_handle_of(&g, misuse_buf + i * stride + off);
+        }
+    }
+    (void)local;
+    CHECK_EQ(stow_test_violations(), violations);
+    CHECK_CALL(check_unchanged(&g, sizeof g));
+    for (uint32_t i = 0; i < 6; i++) { /* and the pool answers as before */
+        bool live = i != 1 && i != 4;
+        CHECK_PTR_EQ(stow_genpool_get(&g, h[i]), live ? item[i] : NULL);
+        CHECK(stow_handle_eq(stow_genpool_handle_of(&g, item[i]), live ? h[i] : STOW_HANDLE_NULL));
+    }
+    CHECK(stow_genpool_check(&g));
+}
+#endif
+
 void stow_test_suite_misuse(void)
 {
     RUN(misuse_double_remove_is_a_stale_remove);
     RUN(misuse_slotmap_stale_null_forged_handles_change_nothing);
     RUN(misuse_init_refusals_change_nothing);
+    RUN(misuse_arena_array_overflow_counts_a_fail_and_changes_nothing_else);
+    RUN(misuse_genpool_iterate_from_beyond_the_capacity_gives_null);
+#if STOW_CHECK_LEVEL == 0
+    RUN(misuse_genpool_handle_of_level0_answers_and_changes_nothing);
+#endif
 }

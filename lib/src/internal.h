@@ -152,7 +152,10 @@ static inline bool stow__all_bytes(const void *p, unsigned char value, size_t n)
  *
  * The library itself reads released memory in two places: the level-2 poison
  * checks (stow__poison_intact) and a pool's free-list links. Those reads go
- * through functions marked STOW__NO_ASAN, which the sanitizer does not check. */
+ * through functions marked STOW__NO_ASAN, which the sanitizer does not check.
+ * Storage never handed out is not poisoned (start-up stays O(1)), and init
+ * unpoisons the container's own tables (genpool words and bits, slot-map tables,
+ * the pool's level-2 bitmap) in case an older container released memory there. */
 #if defined(__SANITIZE_ADDRESS__)
 #define STOW__ASAN 1
 #elif defined(__has_feature)

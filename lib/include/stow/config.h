@@ -127,6 +127,12 @@
 #else
 #define STOW_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
+/* For the DEFINE macros' compile-time checks: whether n items of per_item bytes
+ * and extra bytes more fit in size_t. A division, so that the test itself cannot
+ * wrap the way the product it guards would (silently, into a short buffer). */
+#define STOW__FITS_SIZE(n, per_item, extra) \
+    ((uint64_t)(n) <= (uint64_t)((SIZE_MAX - (size_t)(extra)) / (size_t)(per_item)))
+
 /* The preprocessor cannot evaluate alignof, so this one is checked by the compiler. */
 STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be a power of two");
 

@@ -82,9 +82,10 @@
  * through a pointer that outlived its item is reported at once (see config.h).
  *
  * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 12,
- * contains 7, insert of an 8-byte item 38 (of a 32-byte one 62: the copy is a word
- * at a time), alloc 39, remove 34, handle_of 18, next 25 per live item (29 with 500
- * live items among 10,000 slots), clear 15. Level 1 adds 1 to 13. No division
+ * contains 10, insert of an 8-byte item 39 (of a 32-byte one 63: the copy is a word
+ * at a time), alloc 40, remove 37, handle_of 18, next 25 per live item (27 with 5
+ * live items among 100 slots), iterate 26 per live item, clear 20. Level 1 adds 1
+ * to 13. No division
  * anywhere: handle_of() turns a pointer into an index with a shift and a multiply
  * by a precomputed inverse (Cortex-M0 has no divide instruction).
  *
@@ -143,8 +144,8 @@ struct stow_genpool {
 
 /* STOW_GENPOOL_DEFINE(name, T, capacity): defines, at file scope, a ready pool
  * `name` of `capacity` items of type T (capacity: a constant from 1 to
- * STOW_HANDLE_MAX_CAPACITY, and capacity * sizeof(T) below 4 GiB, both checked at
- * compile time) and its storage, aligned for T and placed in the section
+ * STOW_HANDLE_MAX_CAPACITY, capacity * sizeof(T) below 4 GiB and the whole storage
+ * within size_t, all checked at compile time) and its storage, aligned for T and placed in the section
  * .stow.genpool.<name> (see linker/stow.ld). No init call; the storage need not be
  * zeroed. STOW_GENPOOL_DEFINE_STATIC makes `name` file-local. */
 #define STOW_GENPOOL_DEFINE(name, T, capacity) STOW__GENPOOL_DEFINE(, name, T, capacity)
@@ -342,11 +343,14 @@ bool stow_genpool_check(const stow_genpool_t *g);
 
 /* sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is sizeof(T). */
 #define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                    \
-    STOW_STATIC_ASSERT((capacity) >= 1 &&                                          \
-                                    (uint64_t)(capacity) <= (uint64_t)STOW_HANDLE_MAX_CAPACITY, \
-                                "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");   \
-    STOW_STATIC_ASSERT((uint64_t)sizeof(T) * (uint64_t)(capacity) <= UINT32_MAX,   \
-                                "genpool items must take less than 4 GiB");                 \
+    STOW_STATIC_ASSERT((capacity) >= 1 &&                                                   \
+                           (uint64_t)(capacity) <= (uint64_t)STOW_HANDLE_MAX_CAPACITY,      \
+                       "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");             \
+    STOW_STATIC_ASSERT((uint64_t)sizeof(T) * (uint64_t)(capacity) <= UINT32_MAX,           \
+                       "genpool items must take less than 4 GiB");                          \
+    /* items rounded up to 4 bytes, a word per slot, a bit per slot in whole words */       \
+    STOW_STATIC_ASSERT(STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u), \
+                       "genpool storage does not fit in size_t");                           \
     STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)         \
     static unsigned char stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), \
                                                                      capacity)];             \

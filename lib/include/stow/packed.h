@@ -72,22 +72,19 @@ struct stow_packed {
     ((size_t)(capacity) * STOW__PACKED_STRIDE(item_size, item_align))
 
 /* STOW_PACKED_DEFINE(name, T, capacity): defines, at file scope, a ready, empty
- * packed array `name` of up to `capacity` items of type T (a constant >= 1,
- * checked at compile time) and its storage, aligned to STOW_PACKED_ALIGN(alignof(T))
+ * packed array `name` of up to `capacity` items of type T (a constant, 1 to
+ * UINT32_MAX, whose storage fits in size_t; checked at compile time) and its storage, aligned to STOW_PACKED_ALIGN(alignof(T))
  * and placed in the section .stow.packed.<name>. No init call; the storage need
  * not be zeroed.
  * STOW_PACKED_DEFINE_STATIC makes `name` file-local. */
 #define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(, name, T, capacity)
 #define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static, name, T, capacity)
 
-#ifdef __cplusplus
-#define STOW__PACKED_STATIC_ASSERT(cond, text) static_assert(cond, text)
-#else
-#define STOW__PACKED_STATIC_ASSERT(cond, text) _Static_assert(cond, text)
-#endif
 #define STOW__PACKED_DEFINE(linkage, name, T, capacity)                                       \
-    STOW__PACKED_STATIC_ASSERT((capacity) >= 1 && (uint64_t)(capacity) <= UINT32_MAX,         \
-                               "packed array capacity must be 1 to UINT32_MAX");              \
+    STOW_STATIC_ASSERT((capacity) >= 1 && (uint64_t)(capacity) <= UINT32_MAX,                 \
+                       "packed array capacity must be 1 to UINT32_MAX");                      \
+    STOW_STATIC_ASSERT(STOW__FITS_SIZE(capacity, sizeof(T), 0u),                              \
+                       "packed array storage does not fit in size_t");                        \
     STOW_ALIGNAS(STOW_PACKED_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(packed, name)               \
     static unsigned char stow__packed_buf_##name[(size_t)(capacity) * sizeof(T)];             \
     linkage stow_packed_t name = {0u, (uint32_t)(capacity), stow__packed_buf_##name, sizeof(T), \

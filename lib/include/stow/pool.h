@@ -138,8 +138,8 @@ struct stow_pool {
     ((size_t)(n) * STOW_POOL_STRIDE(size, align) + STOW__POOL_MAP_BYTES(n))
 
 /* STOW_POOL_DEFINE(name, T, capacity): defines, at file scope, a ready pool `name`
- * of capacity blocks for objects of type T (capacity a constant, 1..UINT32_MAX),
- * and its storage, aligned to STOW_POOL_BLOCK_ALIGN(alignof(T)) and placed in
+ * of capacity blocks for objects of type T (capacity a constant, 1..UINT32_MAX;
+ * the storage must fit in size_t; both checked at compile time), and its storage, aligned to STOW_POOL_BLOCK_ALIGN(alignof(T)) and placed in
  * the section .stow.pool.<name> (see linker/stow.ld). No init call; the storage
  * need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name` file-local. */
 #define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(, name, T, capacity)
@@ -260,8 +260,11 @@ bool stow_pool_check(const stow_pool_t *p);
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
 #define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
-    STOW_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,              \
-                             "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");   \
+    STOW_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,                    \
+                       "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");         \
+    STOW_STATIC_ASSERT(STOW__FITS_SIZE(cap, STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)), \
+                                      STOW__POOL_MAP_BYTES(cap)),                     \
+                       "STOW_POOL_DEFINE: the storage does not fit in size_t");       \
     typedef unsigned char stow__pool_block_##name[STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T))]; \
     STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(pool, name)     \
     static unsigned char stow__pool_buf_##name[STOW_POOL_BYTES(sizeof(T), STOW_ALIGNOF(T), cap)]; \

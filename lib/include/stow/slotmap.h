@@ -132,22 +132,21 @@ struct stow_slotmap {
 
 /* STOW_SLOTMAP_DEFINE(name, T, capacity): defines, at file scope, a ready, empty
  * slot map `name` of `capacity` items of type T (a constant, 1 to
- * STOW_HANDLE_MAX_CAPACITY; checked at compile time) and its storage, placed in
+ * STOW_HANDLE_MAX_CAPACITY, whose storage fits in size_t; checked at compile time)
+ * and its storage, placed in
  * the section .stow.slotmap.<name>. No init call; the storage need not be zeroed.
  * STOW_SLOTMAP_DEFINE_STATIC makes `name` file-local. */
 #define STOW_SLOTMAP_DEFINE(name, T, capacity) STOW__SLOTMAP_DEFINE(, name, T, capacity)
 #define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
     STOW__SLOTMAP_DEFINE(static, name, T, capacity)
 
-#ifdef __cplusplus
-#define STOW__SLOTMAP_STATIC_ASSERT(cond, text) static_assert(cond, text)
-#else
-#define STOW__SLOTMAP_STATIC_ASSERT(cond, text) _Static_assert(cond, text)
-#endif
 #define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity)                                   \
-    STOW__SLOTMAP_STATIC_ASSERT((capacity) >= 1 &&                                         \
-                                    (uint64_t)(capacity) <= STOW_HANDLE_MAX_CAPACITY,      \
-                                "slot map capacity must be 1 to STOW_HANDLE_MAX_CAPACITY"); \
+    STOW_STATIC_ASSERT((capacity) >= 1 && (uint64_t)(capacity) <= STOW_HANDLE_MAX_CAPACITY, \
+                       "slot map capacity must be 1 to STOW_HANDLE_MAX_CAPACITY");          \
+    /* items rounded up to 4 bytes (at most 3 more), then 8 table bytes per slot */        \
+    STOW_STATIC_ASSERT(                                                                    \
+        STOW__FITS_SIZE(capacity, STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 8u, 3u), \
+        "slot map storage does not fit in size_t");                                        \
     STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(slotmap, name)          \
     static unsigned char                                                                   \
         stow__slotmap_buf_##name[STOW_SLOTMAP_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)]; \

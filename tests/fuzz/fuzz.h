@@ -239,6 +239,44 @@ static inline bool fz_unchanged(void)
 /* A call that must report no violation (checks, queries). */
 #define FZ_QUIET(call) FZ_CALL(false, call)
 
+/* An init call (call: a bool expression) the model says succeeds (ok), is refused
+ * with false (neither, which must change nothing) or is a contract violation. */
+#define FZ_INIT(violation, ok, call)                                                   \
+    do {                                                                               \
+        bool fz_refused_ = !(violation) && !(ok);                                      \
+        if (fz_refused_) {                                                             \
+            fz_snapshot();                                                             \
+        }                                                                              \
+        bool fz_r_ = !(ok);                                                            \
+        FZ_CALL(violation, fz_r_ = (call));                                            \
+        FZ_EQ(fz_r_, ok);                                                              \
+        if (fz_refused_) {                                                             \
+            FZ_CHECK(fz_unchanged());                                                  \
+        }                                                                              \
+    } while (0)
+
+/* Spoils an init buffer the way the input says (how): 3 NULL, 4 up to 8 bytes
+ * short, 5 up to 63 bytes long; any other value leaves it. */
+static inline void fz_spoil_buffer(uint8_t how, unsigned char **buf, size_t *buf_size)
+{
+    if (how == 3u) {
+        *buf = NULL;
+    } else if (how == 4u && *buf_size > 0u) {
+        *buf_size -= 1u + fz_below((uint32_t)(*buf_size < 8u ? *buf_size : 8u));
+    } else if (how == 5u) {
+        *buf_size += fz_below(64);
+    }
+}
+
+/* The statistics s against the model's figures. */
+#define FZ_STATS_EQ(s, want_capacity, want_used, want_peak, want_fails)            \
+    do {                                                                               \
+        FZ_EQ((s).capacity, want_capacity);                                            \
+        FZ_EQ((s).used, want_used);                                                    \
+        FZ_EQ((s).peak, want_peak);                                                    \
+        FZ_EQ((s).fails, want_fails);                                                  \
+    } while (0)
+
 /* ---- item contents -------------------------------------------------------------- */
 
 /* Byte k of an item tagged tag: every live item carries its tag's pattern. */

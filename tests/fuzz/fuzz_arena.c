@@ -351,10 +351,7 @@ static void do_query(void)
         bool null_out = fz_u8() < 16u;
         FZ_CALL(violation || null_out, stow_arena_stats(obj(k), null_out ? NULL : &s));
         if (!violation && !null_out) {
-            FZ_EQ(s.capacity, capacity_of(k));
-            FZ_EQ(s.used, used_of(k));
-            FZ_EQ(s.peak, m.o[k].peak);
-            FZ_EQ(s.fails, m.o[k].fails);
+            FZ_STATS_EQ(s, capacity_of(k), used_of(k), m.o[k].peak, m.o[k].fails);
         }
         break;
     }
@@ -404,14 +401,8 @@ static void do_init(int k, bool first)
     if (!first && in_a_chain(k)) {
         return; /* not documented for a block in use in a chain */
     }
+    FZ_INIT(false, ok, stow_arena_init(&arenas[k], buf, size));
     if (!ok) {
-        fz_snapshot();
-    }
-    bool r = !ok;
-    FZ_QUIET(r = stow_arena_init(&arenas[k], buf, size));
-    FZ_EQ(r, ok);
-    if (!ok) {
-        FZ_CHECK(fz_unchanged());
         return;
     }
     drop_records(k);

@@ -367,13 +367,7 @@ static void do_init(bool first)
     uint64_t need = words_offset + 4u * (uint64_t)cap + 4u * (((uint64_t)cap + 31u) >> 5);
     unsigned char *buf = space + MARGIN + offset;
     size_t buf_size = pretend ? SIZE_MAX : (size_t)need;
-    if (how == 3u) {
-        buf = NULL;
-    } else if (how == 4u && buf_size > 0u) {
-        buf_size -= 1u + fz_below((uint32_t)(buf_size < 8u ? buf_size : 8u));
-    } else if (how == 5u) {
-        buf_size += fz_below(64);
-    }
+    fz_spoil_buffer(how, &buf, &buf_size);
     size_t buf_align = resolved > 4u ? resolved : 4u;
     bool ok = !violation && buf != NULL && items_bytes != 0u && items_bytes <= UINT32_MAX &&
               cap <= STOW_HANDLE_MAX_CAPACITY && need <= (uint64_t)buf_size &&
@@ -391,15 +385,7 @@ static void do_init(bool first)
         return; /* an ASan build's init makes the words and bits addressable: not beyond the space */
     }
     stow_genpool_t *target = ok && pretend ? &scratch : &pool;
-    if (!violation && !ok) {
-        fz_snapshot();
-    }
-    bool r = !ok;
-    FZ_CALL(violation, r = stow_genpool_init(target, buf, buf_size, size, align, cap));
-    FZ_EQ(r, ok);
-    if (!violation && !ok) {
-        FZ_CHECK(fz_unchanged());
-    }
+    FZ_INIT(violation, ok, stow_genpool_init(target, buf, buf_size, size, align, cap));
     if (ok && pretend) {
         FZ_QUIET(FZ_CHECK(stow_genpool_check(&scratch)));
     }
@@ -487,10 +473,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_QUIET(stow_genpool_stats(&pool, &s));
             FZ_QUIET(cap = stow_genpool_capacity(&pool));
             FZ_EQ(cap, m.cap);
-            FZ_EQ(s.capacity, m.cap);
-            FZ_EQ(s.used, live_count());
-            FZ_EQ(s.peak, m.peak);
-            FZ_EQ(s.fails, m.fails);
+            FZ_STATS_EQ(s, m.cap, live_count(), m.peak, m.fails);
             break;
         }
         case 10:

@@ -64,13 +64,7 @@ static void do_init(bool first)
     size_t bytes = fits ? cap * stride : 0u;
     unsigned char *buf = space + MARGIN + offset;
     size_t buf_size = pretend ? SIZE_MAX : bytes;
-    if (how == 3u) {
-        buf = NULL;
-    } else if (how == 4u && buf_size > 0u) {
-        buf_size -= 1u + fz_below((uint32_t)(buf_size < 8u ? buf_size : 8u));
-    } else if (how == 5u) {
-        buf_size += fz_below(64);
-    }
+    fz_spoil_buffer(how, &buf, &buf_size);
     bool ok = !violation && buf != NULL && size != 0u && cap != 0u && stride != 0u &&
               bytes != 0u && ((uintptr_t)buf & (resolved - 1u)) == 0u && buf_size >= bytes;
     if (how == 6u) { /* a NULL object */
@@ -83,15 +77,7 @@ static void do_init(bool first)
         FZ_CHECK(ok);
     }
     stow_packed_t *target = ok && pretend ? &scratch : &arr;
-    if (!violation && !ok) {
-        fz_snapshot(); /* refused: changes nothing */
-    }
-    bool r = !ok;
-    FZ_CALL(violation, r = stow_packed_init(target, buf, buf_size, size, align, cap));
-    FZ_EQ(r, ok);
-    if (!violation && !ok) {
-        FZ_CHECK(fz_unchanged());
-    }
+    FZ_INIT(violation, ok, stow_packed_init(target, buf, buf_size, size, align, cap));
     if (ok && !pretend) {
         m.items = buf;
         m.size = size;
@@ -196,10 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_QUIET(stow_packed_stats(&arr, &s));
             FZ_QUIET(cap = stow_packed_capacity(&arr));
             FZ_EQ(cap, m.cap);
-            FZ_EQ(s.capacity, m.cap);
-            FZ_EQ(s.used, m.count);
-            FZ_EQ(s.peak, m.peak);
-            FZ_EQ(s.fails, m.fails);
+            FZ_STATS_EQ(s, m.cap, m.count, m.peak, m.fails);
             break;
         }
         case 7:

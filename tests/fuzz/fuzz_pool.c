@@ -211,13 +211,7 @@ static void do_init(bool first)
     }
     unsigned char *buf = space + MARGIN + offset;
     size_t buf_size = pretend ? SIZE_MAX : need;
-    if (how == 3u) {
-        buf = NULL;
-    } else if (how == 4u && buf_size > 0u) {
-        buf_size -= 1u + fz_below((uint32_t)(buf_size < 8u ? buf_size : 8u));
-    } else if (how == 5u) {
-        buf_size += fz_below(64);
-    }
+    fz_spoil_buffer(how, &buf, &buf_size);
     bool ok = !violation && fits && buf != NULL && cap != 0u &&
               ((uintptr_t)buf & (balign - 1u)) == 0u && buf_size >= need;
     if (how == 6u) {
@@ -236,15 +230,7 @@ static void do_init(bool first)
         return;
     }
     stow_pool_t *target = ok && pretend ? &scratch : &pool;
-    if (!violation && !ok) {
-        fz_snapshot();
-    }
-    bool r = !ok;
-    FZ_CALL(violation, r = stow_pool_init(target, buf, buf_size, size, align, cap));
-    FZ_EQ(r, ok);
-    if (!violation && !ok) {
-        FZ_CHECK(fz_unchanged());
-    }
+    FZ_INIT(violation, ok, stow_pool_init(target, buf, buf_size, size, align, cap));
     if (ok && pretend) {
         FZ_QUIET(FZ_CHECK(stow_pool_check(&scratch)));
     }
@@ -327,10 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_QUIET(stow_pool_stats(&pool, &s));
             FZ_QUIET(cap = stow_pool_capacity(&pool));
             FZ_EQ(cap, m.cap);
-            FZ_EQ(s.capacity, m.cap);
-            FZ_EQ(s.used, used());
-            FZ_EQ(s.peak, m.peak);
-            FZ_EQ(s.fails, m.fails);
+            FZ_STATS_EQ(s, m.cap, used(), m.peak, m.fails);
             break;
         }
         case 8:

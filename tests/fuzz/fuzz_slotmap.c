@@ -372,13 +372,7 @@ static void do_init(bool first)
     unsigned char *buf = space + MARGIN + offset;
     size_t need = tables + 8u * (size_t)cap;
     size_t buf_size = pretend ? SIZE_MAX : need;
-    if (how == 3u) {
-        buf = NULL;
-    } else if (how == 4u && buf_size > 0u) {
-        buf_size -= 1u + fz_below((uint32_t)(buf_size < 8u ? buf_size : 8u));
-    } else if (how == 5u) {
-        buf_size += fz_below(64);
-    }
+    fz_spoil_buffer(how, &buf, &buf_size);
     size_t buf_align = resolved > 4u ? resolved : 4u;
     bool ok = !violation && buf != NULL && size != 0u && cap != 0u &&
               cap <= STOW_HANDLE_MAX_CAPACITY && ((uintptr_t)buf & (buf_align - 1u)) == 0u &&
@@ -397,15 +391,7 @@ static void do_init(bool first)
         return; /* an ASan build's init makes the tables addressable: not beyond the space */
     }
     stow_slotmap_t *target = ok && pretend ? &scratch : &map;
-    if (!violation && !ok) {
-        fz_snapshot();
-    }
-    bool r = !ok;
-    FZ_CALL(violation, r = stow_slotmap_init(target, buf, buf_size, size, align, cap));
-    FZ_EQ(r, ok);
-    if (!violation && !ok) {
-        FZ_CHECK(fz_unchanged());
-    }
+    FZ_INIT(violation, ok, stow_slotmap_init(target, buf, buf_size, size, align, cap));
     if (ok && pretend) {
         FZ_QUIET(FZ_CHECK(stow_slotmap_check(&scratch)));
     }
@@ -498,10 +484,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_QUIET(stow_slotmap_stats(&map, &s));
             FZ_QUIET(cap = stow_slotmap_capacity(&map));
             FZ_EQ(cap, m.cap);
-            FZ_EQ(s.capacity, m.cap - m.retired);
-            FZ_EQ(s.used, m.count);
-            FZ_EQ(s.peak, m.peak);
-            FZ_EQ(s.fails, m.fails);
+            FZ_STATS_EQ(s, m.cap - m.retired, m.count, m.peak, m.fails);
             break;
         }
         case 11:

@@ -103,15 +103,8 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
         return false;
     }
     unsigned char *b = (unsigned char *)buf;
-    uint32_t odd = (uint32_t)stride, shift = 0u;
-    while ((odd & 1u) == 0u) {
-        odd >>= 1;
-        shift++;
-    }
-    uint32_t inverse = (odd * 3u) ^ 2u; /* right in the low 5 bits; each step doubles that */
-    for (int step = 0; step < 3; step++) {
-        inverse *= 2u - odd * inverse;
-    }
+    uint32_t shift;
+    uint32_t inverse = (uint32_t)stow__odd_inverse(stride, &shift); /* modulo 2^32 */
     g->items = b;
     g->words = b + (size_t)words_offset;
     g->bits = b + (size_t)bits_offset;

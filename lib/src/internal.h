@@ -102,12 +102,19 @@ static inline void stow__zero_words(void *dst, size_t n)
     } while (d != end);
 }
 
-/* count * size, or 0 when it does not fit a size_t. On 32-bit targets without a
- * division or a 64-bit multiply (Cortex-M0 would take either from libgcc): in
- * 16-bit halves, at most one of which can be non-zero in each factor's top. */
+/* count * size, or 0 when it does not fit a size_t. With a compiler that has the
+ * overflow builtin, on every core with a 32x32->64 multiply (UMULL: all but the
+ * Thumb-1-only cores, v6-M and v8-M baseline), that builtin. On those cores, or
+ * on 32-bit targets without it, neither a division nor a 64-bit multiply
+ * (either would come from libgcc): in 16-bit halves, at most one of which can be
+ * non-zero in each factor's top. */
 static inline size_t stow__checked_product(uint32_t count, size_t size)
 {
-#if SIZE_MAX <= UINT32_MAX
+#if defined(__GNUC__) && \
+    !(defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1 && !defined(__ARM_ARCH_ISA_ARM))
+    size_t product;
+    return __builtin_mul_overflow((size_t)count, size, &product) ? 0u : product;
+#elif SIZE_MAX <= UINT32_MAX
     uint32_t a = count, b = (uint32_t)size;
     if ((a >> 16) != 0u && (b >> 16) != 0u) {
         return 0u;
@@ -248,6 +255,28 @@ static inline size_t stow__round_up(size_t n, size_t align)
 {
     size_t r = (n + (align - 1u)) & ~(align - 1u);
     return r < n ? 0u : r;
+}
+
+/* For dividing exact multiples of a stride without a division (Cortex-M0 has
+ * none): splits stride (not 0) into odd << *shift and returns the inverse of odd
+ * modulo 2^(bits of uintptr_t), so that (i * stride >> shift) * inverse == i. By
+ * Newton's iteration: x' = x (2 - odd x) doubles the correct low bits, and odd
+ * itself has 3 (odd * odd == 1 modulo 8), so five steps give 96 >= 64. The
+ * DEFINE macros compute the same as constant expressions (config.h,
+ * STOW__ODD_INVERSE); truncated to fewer bits it is the inverse modulo those. */
+static inline uintptr_t stow__odd_inverse(size_t stride, uint32_t *shift)
+{
+    uint32_t s = 0u;
+    while (((stride >> s) & 1u) == 0u) {
+        s++;
+    }
+    uintptr_t odd = (uintptr_t)(stride >> s);
+    uintptr_t inverse = odd;
+    for (int step = 0; step < 5; step++) {
+        inverse *= (uintptr_t)2u - odd * inverse;
+    }
+    *shift = s;
+    return inverse;
 }
 
 #endif /* STOW_INTERNAL_H */

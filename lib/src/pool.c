@@ -83,23 +83,15 @@ static STOW__NOINLINE bool layout_of(size_t block_size, size_t declared_align, u
 {
     size_t align = declared_align > LINK_ALIGN ? declared_align : LINK_ALIGN;
     size_t stride = stow__round_up(block_size > LINK_BYTES ? block_size : LINK_BYTES, align);
-    if (stride == 0u || capacity == 0u || capacity > SIZE_MAX / stride) {
+    /* 0 when capacity is 0, the stride overflowed (0) or the product does not fit */
+    size_t blocks = stow__checked_product(capacity, stride);
+    if (blocks == 0u) {
         return false;
-    }
-    uint32_t shift = 0u;
-    while (((stride >> shift) & 1u) == 0u) {
-        shift++;
-    }
-    uintptr_t odd = (uintptr_t)(stride >> shift);
-    uintptr_t inverse = odd; /* right in 3 bits; each step doubles that */
-    for (int i = 0; i < 5; i++) {
-        inverse *= (uintptr_t)2u - odd * inverse;
     }
     l->align = align;
     l->stride = stride;
-    l->blocks = (size_t)capacity * stride;
-    l->inverse = inverse;
-    l->shift = shift;
+    l->blocks = blocks;
+    l->inverse = stow__odd_inverse(stride, &l->shift);
     return true;
 }
 

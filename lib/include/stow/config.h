@@ -133,6 +133,26 @@
 #define STOW__FITS_SIZE(n, per_item, extra) \
     ((uint64_t)(n) <= (uint64_t)((SIZE_MAX - (size_t)(extra)) / (size_t)(per_item)))
 
+/* For the DEFINE macros of the containers that divide by a stride s without a
+ * division (pool, genpool): as constant expressions, s's lowest set bit, that
+ * bit's position (the shift), s's odd part, and the odd part's inverse modulo
+ * 2^64 by five Newton steps (x' = x (2 - d x) doubles the correct low bits; d
+ * itself has 3: 3, 6, 12, 24, 48, 96). Truncated, the inverse is the one modulo
+ * 2^32. lib/src/internal.h (stow__odd_inverse) computes the same at run time. */
+#define STOW__LOWBIT(s) ((uint64_t)(s) & (0u - (uint64_t)(s)))
+#define STOW__BITPOS(b)                                                              \
+    ((((b) & UINT64_C(0xAAAAAAAAAAAAAAAA)) != 0u ? 1u : 0u) |                        \
+     (((b) & UINT64_C(0xCCCCCCCCCCCCCCCC)) != 0u ? 2u : 0u) |                        \
+     (((b) & UINT64_C(0xF0F0F0F0F0F0F0F0)) != 0u ? 4u : 0u) |                        \
+     (((b) & UINT64_C(0xFF00FF00FF00FF00)) != 0u ? 8u : 0u) |                        \
+     (((b) & UINT64_C(0xFFFF0000FFFF0000)) != 0u ? 16u : 0u) |                       \
+     (((b) & UINT64_C(0xFFFFFFFF00000000)) != 0u ? 32u : 0u))
+#define STOW__SHIFT_OF(s) ((uint32_t)STOW__BITPOS(STOW__LOWBIT(s)))
+#define STOW__ODD_OF(s) ((uint64_t)(s) / STOW__LOWBIT(s))
+#define STOW__NEWTON(d, x) ((x) * ((uint64_t)2u - (d) * (x)))
+#define STOW__ODD_INVERSE(d) \
+    STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, (d))))))
+
 /* The preprocessor cannot evaluate alignof, so this one is checked by the compiler. */
 STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be a power of two");
 

@@ -316,22 +316,6 @@ bool stow_genpool_check(const stow_genpool_t *g);
     (STOW__GENPOOL_WORDS_OFFSET(item_size, item_align, capacity) + \
      sizeof(uint32_t) * (size_t)(capacity))
 
-/* handle_of's constants, as constant expressions of the stride s for DEFINE: the
- * lowest set bit of s, its position (the shift), the odd part of s, and the odd
- * part's inverse modulo 2^32 by Newton's iteration (x' = x (2 - d x) doubles the
- * correct low bits; (3d) ^ 2 starts with 5 of them, so three steps give 40 >= 32).
- * init() computes the same with loops. */
-#define STOW__GENPOOL_LOWBIT(s) ((uint32_t)(s) & (0u - (uint32_t)(s)))
-#define STOW__GENPOOL_LOG2_POW2(p)                                                   \
-    ((uint32_t)((((p) & 0xAAAAAAAAu) != 0u) | ((((p) & 0xCCCCCCCCu) != 0u) << 1) |   \
-                ((((p) & 0xF0F0F0F0u) != 0u) << 2) | ((((p) & 0xFF00FF00u) != 0u) << 3) | \
-                ((((p) & 0xFFFF0000u) != 0u) << 4)))
-#define STOW__GENPOOL_INV_STEP(d, x) \
-    ((uint32_t)((uint32_t)(x) * (uint32_t)(2u - (uint32_t)(d) * (uint32_t)(x))))
-#define STOW__GENPOOL_INVERSE(d)                   \
-    STOW__GENPOOL_INV_STEP(d, STOW__GENPOOL_INV_STEP(d, STOW__GENPOOL_INV_STEP( \
-        d, (uint32_t)((uint32_t)(d) * 3u) ^ 2u)))
-#define STOW__GENPOOL_ODD(s) ((uint32_t)(s) / STOW__GENPOOL_LOWBIT(s))
 /* Items a whole number of words long and aligned to 4 or more (then so are the
  * stride, the buffer and, by insert's contract, its source): copied and zeroed a
  * word at a time. */
@@ -368,8 +352,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
         0u,                                                                                   \
         (uint32_t)sizeof(T),                                                                  \
         STOW__GENPOOL_COPY_WORDS(sizeof(T), STOW_ALIGNOF(T)),                                 \
-        STOW__GENPOOL_LOG2_POW2(STOW__GENPOOL_LOWBIT(sizeof(T))),                             \
-        STOW__GENPOOL_INVERSE(STOW__GENPOOL_ODD(sizeof(T))),                                  \
+        STOW__SHIFT_OF(sizeof(T)),                                                            \
+        (uint32_t)STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T))),                                 \
         0u,                                                                                   \
         0u,                                                                                   \
         0u}

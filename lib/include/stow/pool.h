@@ -233,24 +233,6 @@ bool stow_pool_check(const stow_pool_t *p);
 
 #define STOW__POOL_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* For a stride s (a constant): its lowest set bit, that bit's position, its odd
- * factor, and that factor's inverse modulo 2^(bits of uintptr_t) by five Newton
- * steps (each doubles the correct low bits: 3, 6, 12, 24, 48, 96). */
-#define STOW__POOL_LOWBIT(s) ((uint64_t)(s) & (0u - (uint64_t)(s)))
-#define STOW__POOL_BITPOS(b)                                                        \
-    ((((b) & UINT64_C(0xAAAAAAAAAAAAAAAA)) != 0u ? 1u : 0u) |                       \
-     (((b) & UINT64_C(0xCCCCCCCCCCCCCCCC)) != 0u ? 2u : 0u) |                       \
-     (((b) & UINT64_C(0xF0F0F0F0F0F0F0F0)) != 0u ? 4u : 0u) |                       \
-     (((b) & UINT64_C(0xFF00FF00FF00FF00)) != 0u ? 8u : 0u) |                       \
-     (((b) & UINT64_C(0xFFFF0000FFFF0000)) != 0u ? 16u : 0u) |                      \
-     (((b) & UINT64_C(0xFFFFFFFF00000000)) != 0u ? 32u : 0u))
-#define STOW__POOL_SHIFT(s) ((uint32_t)STOW__POOL_BITPOS(STOW__POOL_LOWBIT(s)))
-#define STOW__POOL_ODD(s) ((uintptr_t)((uint64_t)(s) / STOW__POOL_LOWBIT(s)))
-#define STOW__POOL_NEWTON(d, x) ((x) * ((uintptr_t)2u - (d) * (x)))
-#define STOW__POOL_INVERSE(d)                                                        \
-    STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d,                   \
-        STOW__POOL_NEWTON(d, STOW__POOL_NEWTON(d, (d))))))
-
 #if STOW_CHECK_LEVEL >= 2
 #define STOW__POOL_POISON_INIT(buf) , (buf)
 #else
@@ -274,8 +256,8 @@ bool stow_pool_check(const stow_pool_t *p);
         stow__pool_buf_##name,                                                        \
         stow__pool_buf_##name + (size_t)(cap) * sizeof(stow__pool_block_##name),      \
         sizeof(stow__pool_block_##name),                                              \
-        STOW__POOL_INVERSE(STOW__POOL_ODD(sizeof(stow__pool_block_##name))),          \
-        STOW__POOL_SHIFT(sizeof(stow__pool_block_##name)),                            \
+        (uintptr_t)STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(stow__pool_block_##name))), \
+        STOW__SHIFT_OF(sizeof(stow__pool_block_##name)),                              \
         (uint32_t)(cap),                                                              \
         0u,                                                                           \
         0u,                                                                           \

@@ -234,6 +234,17 @@ $(BUILD)/test/compile-fail-cortex-m0/result: $(wildcard tests/compile_fail/*.c) 
 	@tests/compile_fail.sh $(@D) $(ARM_CC) $(STD) $(WARN) $(CM_FLAGS) $(microbit_CFLAGS) $(INC)
 HOST_RESULTS += $(BUILD)/test/compile-fail/result $(BUILD)/test/compile-fail-cortex-m0/result
 
+# A program built with other layout options than the library must fail to link,
+# naming the option (config.h); with the same options it must link. With gcc for
+# the host and with arm-none-eabi-gcc for Cortex-M0, both with --gc-sections.
+$(BUILD)/test/config-guard/result: tests/config_guard.sh tests/config_guard/user.c $(LIB_DEPS) FORCE
+	@tests/config_guard.sh $(@D) $(CC_gcc) $(STD) $(WARN) -O2 $(INC) -ffunction-sections \
+	    -fdata-sections -Wl,--gc-sections
+$(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_guard/user.c $(LIB_DEPS) FORCE
+	@LDLIBS=-lgcc tests/config_guard.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 $(CM_FLAGS) \
+	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
+HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
+
 test: tools
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards

@@ -37,6 +37,7 @@ bool stow_arena_init(stow_arena_t *a, void *buf, size_t size)
     a->cur = a;
     a->peak = 0u;
     a->fails = 0u;
+    a->config = NULL;
 #if STOW_CHECK_LEVEL >= 2
     a->poison_end = b;
 #endif

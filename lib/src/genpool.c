@@ -123,6 +123,7 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     g->retired = 0u;
     g->peak = 0u;
     g->fails = 0u;
+    g->config = NULL;
     /* ASan builds: the words and bits may lie where an older container released
      * memory. (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(g->words, (size_t)(need - words_offset));

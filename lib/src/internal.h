@@ -10,8 +10,36 @@
 
 #include "stow/config.h"
 
+/* STOW__CHECK(cond, what, retval): a contract check at the top of a public
+ * function. When cond is false it reports `what` to the port's assert hook and
+ * returns retval. `what` is the text a user reads: the public function's name
+ * and the misuse in plain words, "stow_pool_free: double free". Level 0 compiles
+ * the checks out, with the helpers that only they use. */
 #if STOW_CHECK_LEVEL >= 1
-/* Bail out of the calling function with retval when cond is false. */
+#define STOW__CHECK(cond, what, retval)                                       \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__); \
+            return retval;                                                    \
+        }                                                                     \
+    } while (0)
+#define STOW__CHECK_VOID(cond, what)                                          \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__); \
+            return;                                                           \
+        }                                                                     \
+    } while (0)
+/* The same for a misuse found past the top, by a helper: report only. */
+#define STOW__REPORT(what) stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__)
+#else
+#define STOW__CHECK(cond, what, retval) ((void)0)
+#define STOW__CHECK_VOID(cond, what) ((void)0)
+#define STOW__REPORT(what) ((void)0)
+#endif
+
+/* Transitional: the checks that do not name their misuse yet. */
+#if STOW_CHECK_LEVEL >= 1
 #define STOW__REQUIRE(cond, retval)                                    \
     do {                                                               \
         if (!(cond)) {                                                 \
@@ -27,9 +55,17 @@
         }                                                              \
     } while (0)
 #else
-/* Level 0: no checks; helpers only checks use are compiled out with them. */
 #define STOW__REQUIRE(cond, retval) ((void)0)
 #define STOW__REQUIRE_VOID(cond) ((void)0)
+#endif
+
+/* The library's half of the configuration check (config.h): it defines the
+ * symbols for the options it is built with. Every module defines them, weakly,
+ * so that whichever modules a program links, the symbols are there once. */
+#if STOW__HAVE_GUARD
+__attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL) = 1;
+__attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_INDEX) = 1;
+__attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW) = 1;
 #endif
 
 /* Keeps a rare path out of its caller, so the common path stays a leaf.

@@ -57,6 +57,7 @@ bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_
     a->stride = stride;
     a->peak = 0u;
     a->fails = 0u;
+    a->config = NULL;
     return true;
 }
 

@@ -123,6 +123,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     p->free_count = 0u;
     p->peak = 0u;
     p->fails = 0u;
+    p->config = NULL;
     p->block_size = block_size;
     p->block_align = declared;
 #if STOW_CHECK_LEVEL >= 2

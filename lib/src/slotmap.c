@@ -117,6 +117,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->capacity = capacity;
     m->peak = 0u;
     m->fails = 0u;
+    m->config = NULL;
     /* ASan builds: the tables may lie where an older container released memory.
      * (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(m->dense, 2u * sizeof(uint32_t) * (size_t)capacity);

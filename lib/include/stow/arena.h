@@ -62,6 +62,7 @@ struct stow_arena {
 #if STOW_CHECK_LEVEL >= 2
     unsigned char *poison_end; /* this block's bytes from its free position to here hold 0xDD */
 #endif
+    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
 /* A position in an arena's chain, from stow_arena_mark(). Private fields. */
@@ -97,13 +98,14 @@ typedef struct {
                                  &(name),                                              \
                                  &(name),                                              \
                                  0u,                                                   \
-                                 0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name)}
+                                 0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name), \
+                                 STOW__CONFIG_GUARD}
 
 /* Makes *a an empty arena over buf[0, size), with no chain and zeroed statistics.
  * buf may have any alignment. O(1).
  * Returns false, changing nothing, if buf is NULL or size is 0.
  * Contract violation: a is NULL. */
-bool stow_arena_init(stow_arena_t *a, void *buf, size_t size);
+bool stow_arena_init(stow_arena_t *a, void *buf, size_t size) STOW__GUARDED(stow_arena_init);
 
 /* Returns size bytes aligned to align (0: STOW_DEFAULT_ALIGN). Contents are
  * unspecified. size 0 gives a valid aligned pointer that must not be dereferenced

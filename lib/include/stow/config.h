@@ -5,7 +5,15 @@
  *     -DSTOW_CONFIG_HEADER='"my_stow_config.h"'
  * That header is included first, so whatever it defines wins over the defaults
  * below. The library and every file that uses a STOW_*_DEFINE macro must see the
- * same options: some of them change the layout of the container structs.
+ * same options: some of them change the layout of the container structs or the
+ * encoding of handles. Those three (STOW_CHECK_LEVEL, STOW_HANDLE_INDEX_BITS,
+ * STOW_GENERATION_OVERFLOW) are checked when the program is linked: a file that
+ * sees other values than the library was built with fails to link, with an
+ * undefined reference that names the option and the value that file used, e.g.
+ *     undefined reference to `stow_config_STOW_CHECK_LEVEL_2'
+ * (from a STOW_*_DEFINE), or to `stow_pool_init__STOW_CHECK_LEVEL_2__...' (from an
+ * init call). Rebuild the library and the application with the same options.
+ * (GCC and clang; other compilers build without this check.)
  *
  *   option                    default               meaning
  *   STOW_CHECK_LEVEL          1                     0: no contract checks (smallest, fastest,
@@ -21,7 +29,7 @@
  *                                                   generation is used up is never reused.
  *   STOW_DEFAULT_ALIGN        alignof(max_align_t)  alignment used when a call passes align 0.
  *   STOW_SECTIONS             1 (0 on Mach-O)       1: STOW_*_DEFINE storage goes in the section
- *                                                   .stow.<module>.<name>; 0: ordinary .bss.
+ *                                                   .bss.stow.<module>.<name>; 0: ordinary .bss.
  *   STOW_ASSERT_TEXT          1                     1: the assert hook gets the failed check as
  *                                                   text; 0: "" instead (file and line stay),
  *                                                   which saves about 1 KiB of flash at level 1.
@@ -98,7 +106,7 @@
 
 #ifndef STOW_SECTIONS
 #if defined(__APPLE__) && defined(__MACH__)
-#define STOW_SECTIONS 0 /* Mach-O section names are "segment,section": no .stow.* there */
+#define STOW_SECTIONS 0 /* Mach-O section names are "segment,section": no .bss.stow.* there */
 #else
 #define STOW_SECTIONS 1
 #endif
@@ -167,11 +175,141 @@ STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be
 #endif
 
 /* Section placement for STOW_*_DEFINE storage. Write it after STOW_ALIGNAS and
- * before `static`: the one order that C11 and C++11 both accept. */
+ * before `static`: the one order that C11 and C++11 both accept. The name starts
+ * with ".bss." because that is what makes GCC and clang emit the section as
+ * NOBITS: the storage never takes room in an executable or a flash image, whether
+ * or not the link places it with linker/stow.ld (without the fragment it simply
+ * joins .bss). */
 #if STOW_SECTIONS
-#define STOW_SECTION(module, name) __attribute__((section(".stow." #module "." #name)))
+#define STOW_SECTION(module, name) __attribute__((section(".bss.stow." #module "." #name)))
 #else
 #define STOW_SECTION(module, name)
+#endif
+
+/* ---- the link-time configuration check ----------------------------------------
+ *
+ * One symbol per value of each option that changes a struct layout or a handle
+ * encoding. The library defines the symbols for the values it was built with
+ * (lib/src/internal.h); every STOW_*_DEFINE'd container holds the addresses of
+ * the ones its own file sees (stow__config_guard, below), and every init function
+ * is declared with a link name that spells its file's values (STOW__GUARDED). A
+ * file built with other values than the library therefore refers to a symbol
+ * that nothing defines, and the link fails naming the option. The values are
+ * spelled by #if rather than pasted, so that `-DSTOW_CHECK_LEVEL=(2)` and
+ * `-DSTOW_CHECK_LEVEL=2` agree. */
+#if STOW_CHECK_LEVEL == 0
+#define STOW__GUARD_LEVEL STOW_CHECK_LEVEL_0
+#elif STOW_CHECK_LEVEL == 1
+#define STOW__GUARD_LEVEL STOW_CHECK_LEVEL_1
+#else
+#define STOW__GUARD_LEVEL STOW_CHECK_LEVEL_2
+#endif
+
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+#define STOW__GUARD_OVERFLOW STOW_GENERATION_OVERFLOW_WRAP
+#else
+#define STOW__GUARD_OVERFLOW STOW_GENERATION_OVERFLOW_RETIRE
+#endif
+
+#if STOW_HANDLE_INDEX_BITS == 1
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_1
+#elif STOW_HANDLE_INDEX_BITS == 2
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_2
+#elif STOW_HANDLE_INDEX_BITS == 3
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_3
+#elif STOW_HANDLE_INDEX_BITS == 4
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_4
+#elif STOW_HANDLE_INDEX_BITS == 5
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_5
+#elif STOW_HANDLE_INDEX_BITS == 6
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_6
+#elif STOW_HANDLE_INDEX_BITS == 7
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_7
+#elif STOW_HANDLE_INDEX_BITS == 8
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_8
+#elif STOW_HANDLE_INDEX_BITS == 9
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_9
+#elif STOW_HANDLE_INDEX_BITS == 10
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_10
+#elif STOW_HANDLE_INDEX_BITS == 11
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_11
+#elif STOW_HANDLE_INDEX_BITS == 12
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_12
+#elif STOW_HANDLE_INDEX_BITS == 13
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_13
+#elif STOW_HANDLE_INDEX_BITS == 14
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_14
+#elif STOW_HANDLE_INDEX_BITS == 15
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_15
+#elif STOW_HANDLE_INDEX_BITS == 16
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_16
+#elif STOW_HANDLE_INDEX_BITS == 17
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_17
+#elif STOW_HANDLE_INDEX_BITS == 18
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_18
+#elif STOW_HANDLE_INDEX_BITS == 19
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_19
+#elif STOW_HANDLE_INDEX_BITS == 20
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_20
+#elif STOW_HANDLE_INDEX_BITS == 21
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_21
+#elif STOW_HANDLE_INDEX_BITS == 22
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_22
+#elif STOW_HANDLE_INDEX_BITS == 23
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_23
+#elif STOW_HANDLE_INDEX_BITS == 24
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_24
+#elif STOW_HANDLE_INDEX_BITS == 25
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_25
+#elif STOW_HANDLE_INDEX_BITS == 26
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_26
+#elif STOW_HANDLE_INDEX_BITS == 27
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_27
+#elif STOW_HANDLE_INDEX_BITS == 28
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_28
+#elif STOW_HANDLE_INDEX_BITS == 29
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_29
+#else
+#define STOW__GUARD_INDEX STOW_HANDLE_INDEX_BITS_30
+#endif
+
+#define STOW__PASTE2(a, b) a##b
+#define STOW__PASTE(a, b) STOW__PASTE2(a, b)
+#define STOW__STR2(x) #x
+#define STOW__STR(x) STOW__STR2(x)
+/* The symbol for one option's value: stow_config_STOW_CHECK_LEVEL_1 and the like. */
+#define STOW__GUARD_SYMBOL(value) STOW__PASTE(stow_config_, value)
+
+#if defined(__GNUC__)
+#define STOW__HAVE_GUARD 1
+#else
+#define STOW__HAVE_GUARD 0
+#endif
+
+#if STOW__HAVE_GUARD
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const char STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL);
+extern const char STOW__GUARD_SYMBOL(STOW__GUARD_INDEX);
+extern const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW);
+#ifdef __cplusplus
+}
+#endif
+/* What a DEFINE'd container's `config` field points at: the addresses of this
+ * file's three symbols. Costs nothing in a file that defines no container. */
+static const char *const stow__config_guard[3] __attribute__((unused)) = {
+    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
+    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)};
+#define STOW__CONFIG_GUARD stow__config_guard
+/* After an init function's prototype: its link name carries the options, e.g.
+ * stow_pool_init__STOW_CHECK_LEVEL_1__STOW_HANDLE_INDEX_BITS_16__STOW_GENERATION_OVERFLOW_WRAP. */
+#define STOW__GUARDED(fn)                                                                    \
+    __asm__(STOW__STR(__USER_LABEL_PREFIX__) #fn "__" STOW__STR(STOW__GUARD_LEVEL) "__"      \
+            STOW__STR(STOW__GUARD_INDEX) "__" STOW__STR(STOW__GUARD_OVERFLOW))
+#else
+#define STOW__CONFIG_GUARD NULL
+#define STOW__GUARDED(fn)
 #endif
 
 #endif /* STOW_CONFIG_H */

@@ -130,6 +130,7 @@ struct stow_genpool {
     uint32_t retired;       /* slots retired for good (STOW_GEN_RETIRE), all of them */
     uint32_t peak;          /* high-water mark of live items, as of the last remove or clear */
     uint32_t fails;
+    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
 /* Bytes of buffer stow_genpool_init() needs for capacity items of item_size bytes
@@ -161,7 +162,7 @@ struct stow_genpool {
  * STOW_HANDLE_MAX_CAPACITY, or the items would take 4 GiB or more.
  * Contract violation: g is NULL; item_align is neither 0 nor a power of two. */
 bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
-                       size_t item_align, uint32_t capacity);
+                       size_t item_align, uint32_t capacity) STOW__GUARDED(stow_genpool_init);
 
 /* Takes a free slot and returns its item, zeroed, aligned as the pool's items are;
  * its handle goes to *out unless out is NULL (handle_of() can give it later).
@@ -356,7 +357,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
         (uint32_t)STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T))),                                 \
         0u,                                                                                   \
         0u,                                                                                   \
-        0u}
+        0u,                                                                                   \
+        STOW__CONFIG_GUARD}
 
 #if defined(__GNUC__)
 #define STOW__GENPOOL_UNUSED __attribute__((unused))

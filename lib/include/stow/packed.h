@@ -55,6 +55,7 @@ struct stow_packed {
     size_t stride;        /* item_size rounded up to item_align */
     uint32_t peak;        /* high-water mark of count, as of the last decrease */
     uint32_t fails;       /* refused pushes */
+    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
 #define STOW__PACKED_ALIGN0(item_align) ((item_align) != 0u ? (item_align) : STOW_DEFAULT_ALIGN)
@@ -88,7 +89,7 @@ struct stow_packed {
     STOW_ALIGNAS(STOW_PACKED_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(packed, name)               \
     static unsigned char stow__packed_buf_##name[(size_t)(capacity) * sizeof(T)];             \
     linkage stow_packed_t name = {0u, (uint32_t)(capacity), stow__packed_buf_##name, sizeof(T), \
-                                  0u, 0u}
+                                  0u, 0u, STOW__CONFIG_GUARD}
 
 /* Makes *a an empty packed array of up to `capacity` items of item_size bytes
  * aligned to item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics.
@@ -98,7 +99,7 @@ struct stow_packed {
  * item_size or capacity is 0, or the size computation overflows.
  * Contract violation: a is NULL; item_align is not 0 or a power of two. */
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
-                      size_t item_align, uint32_t capacity);
+                      size_t item_align, uint32_t capacity) STOW__GUARDED(stow_packed_init);
 
 /* Appends a zeroed item at position count and returns it, or NULL (counting a
  * fail) when the array is full. O(item_size).

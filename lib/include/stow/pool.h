@@ -111,6 +111,7 @@ struct stow_pool {
 #if STOW_CHECK_LEVEL >= 2
     unsigned char *poison_end; /* blocks in [bump, poison_end) hold 0xDD in full */
 #endif
+    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
 /* The alignment of every block for a declared alignment align (0 means
@@ -159,7 +160,7 @@ struct stow_pool {
  * STOW_POOL_BYTES(block_size, block_align, capacity) or that size overflows.
  * Contract violation: p is NULL; block_align is not 0 or a power of two. */
 bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
-                    size_t block_align, uint32_t capacity);
+                    size_t block_align, uint32_t capacity) STOW__GUARDED(stow_pool_init);
 
 /* A free block, or NULL (counting a fail) when every block is in use. The block
  * freed last is handed out first; never-used blocks in address order. O(1); at
@@ -263,7 +264,8 @@ bool stow_pool_check(const stow_pool_t *p);
         0u,                                                                           \
         0u,                                                                           \
         sizeof(T),                                                                    \
-        STOW_ALIGNOF(T) STOW__POOL_POISON_INIT(stow__pool_buf_##name)}
+        STOW_ALIGNOF(T) STOW__POOL_POISON_INIT(stow__pool_buf_##name),             \
+        STOW__CONFIG_GUARD}
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,7 @@ struct stow_slotmap {
     uint32_t capacity;
     uint32_t peak;        /* high-water mark of count */
     uint32_t fails;       /* refused alloc/insert */
+    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
 /* The dead mark in a dense word; handle indices use at most 30 bits. */
@@ -165,7 +166,8 @@ struct stow_slotmap {
         0u,                                                                                \
         (uint32_t)(capacity),                                                              \
         0u,                                                                                \
-        0u}
+        0u,                                                                                \
+        STOW__CONFIG_GUARD}
 
 /* Makes *m an empty slot map of `capacity` items of item_size bytes aligned to
  * item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics. buf needs
@@ -176,7 +178,7 @@ struct stow_slotmap {
  * size computation overflows.
  * Contract violation: m is NULL; item_align is not 0 or a power of two. */
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
-                       size_t item_align, uint32_t capacity);
+                       size_t item_align, uint32_t capacity) STOW__GUARDED(stow_slotmap_init);
 
 /* Appends a zeroed item at position count and stores its handle in *out.
  * Returns the item, or NULL (with *out = STOW_HANDLE_NULL, counting a fail) when

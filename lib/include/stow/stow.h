@@ -11,11 +11,13 @@
  *   packed.h   packed array: contiguous items, swap-and-pop removal
  *
  *   config.h   every option and its default      port.h    what a platform supplies
+ *   version.h  STOW_VERSION_STRING and friends
  *   handle.h   generational handles              stats.h   the statistics struct
  */
 #ifndef STOW_H
 #define STOW_H
 
+#include "version.h"
 #include "config.h"
 #include "port.h"
 #include "handle.h"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# config_guard.sh DIR CC FLAGS... - the link-time configuration check (config.h).
+# Builds lib/ with the default options, then links tests/config_guard/user.c
+# against it with options that match (it must link) and with each option that
+# changes a layout or a handle encoding set otherwise (the link must fail, and
+# the linker's message must name that option and the value the program used),
+# once with a DEFINE'd container and once with init only. Writes "passed failed"
+# to DIR/result, one case per link, and the linker output to DIR/log. LDLIBS, from
+# the environment, goes after the library (-lgcc for a -nostdlib link).
+dir=$1
+cc=$2
+shift 2
+mkdir -p "$dir"
+: >"$dir/log"
+passed=0
+failed=0
+objs=
+for src in lib/src/*.c; do
+    obj="$dir/$(basename "$src" .c).o"
+    if ! "$cc" "$@" -c "$src" -o "$obj" >>"$dir/log" 2>&1; then
+        echo "FAIL config-guard: the library does not build" | tee -a "$dir/log"
+        echo "0 1" >"$dir/result"
+        exit 0
+    fi
+    objs="$objs $obj"
+done
+rm -f "$dir/libstow.a"
+ar rcs "$dir/libstow.a" $objs 2>>"$dir/log" || arm-none-eabi-ar rcs "$dir/libstow.a" $objs
+
+# link NAME EXPECT(ok|fail) NEEDLE FLAGS...: NEEDLE must appear in a failed link's output.
+link() {
+    name=$1
+    expect=$2
+    needle=$3
+    shift 3
+    echo "== $name: $*" >>"$dir/log"
+    # shellcheck disable=SC2086 # LDLIBS holds several words
+    if "$cc" "$@" tests/config_guard/user.c "$dir/libstow.a" $LDLIBS -o "$dir/$name.out" >"$dir/$name.txt" 2>&1; then
+        got=ok
+    else
+        got=fail
+    fi
+    cat "$dir/$name.txt" >>"$dir/log"
+    if [ "$got" != "$expect" ]; then
+        echo "FAIL config-guard $name: link $got, expected $expect" | tee -a "$dir/log"
+        failed=$((failed + 1))
+    elif [ "$got" = fail ] && ! grep -q "$needle" "$dir/$name.txt"; then
+        echo "FAIL config-guard $name: the link failed without naming $needle" | tee -a "$dir/log"
+        failed=$((failed + 1))
+    else
+        passed=$((passed + 1))
+    fi
+}
+
+for init in define init-only; do
+    extra=
+    [ "$init" = init-only ] && extra=-DCONFIG_GUARD_INIT_ONLY
+    link "$init-same" ok - "$@" $extra
+    link "$init-same-spelled-otherwise" ok - "$@" $extra "-DSTOW_CHECK_LEVEL=(1)" -DSTOW_HANDLE_INDEX_BITS=16u
+    link "$init-level" fail STOW_CHECK_LEVEL_2 "$@" $extra -DSTOW_CHECK_LEVEL=2
+    link "$init-index-bits" fail STOW_HANDLE_INDEX_BITS_12 "$@" $extra -DSTOW_HANDLE_INDEX_BITS=12
+    link "$init-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE "$@" $extra \
+        -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+done
+echo "$passed $failed" >"$dir/result"
+printf '%-34s %s passed, %s failed\n' "$(basename "$dir")" "$passed" "$failed"

@@ -186,6 +186,15 @@ STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be
 #define STOW_SECTION(module, name)
 #endif
 
+/* The first declaration of every STOW_*_DEFINE. At file or namespace scope it
+ * declares nothing that matters; inside a C++ class it is an error ("storage
+ * class specified for ...") whose text names the fix: a DEFINE makes one static
+ * container, which a class member cannot be; give a class its containers with
+ * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
+ * object. */
+#define STOW__FILE_SCOPE_ONLY \
+    extern int stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp
+
 /* ---- the link-time configuration check ----------------------------------------
  *
  * One symbol per value of each option that changes a struct layout or a handle

@@ -10,6 +10,8 @@
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
 #   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
 #   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
+#   make install              headers, a libstow.a per target, pkg-config files, the linker
+#                             fragment and the ports under PREFIX (default /usr/local)
 #
 # Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang and its libFuzzer
 # runtime, valgrind, cppcheck, clang-tidy; gnuplot for bench's chart) are installed

@@ -75,6 +75,14 @@ build_host() {
         "$ROOT/tests/consumers/installed/host.c" $($PKG --libs stow) -o "$WORK/host"
 }
 
+# The README's line for C++ engines: the include directory as -isystem.
+build_cxx() {
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -Wall -Wextra -Wold-style-cast -Werror \
+        -isystem "$($PKG --variable=includedir stow)" $($PKG --cflags-only-other stow) \
+        -c "$ROOT/tests/consumers/cxx/entities.cpp" -o "$WORK/entities.o"
+}
+
 # build_firmware CPU: tests/consumers/firmware/main.c against lib/stow/CPU.
 build_firmware() {
     support=""
@@ -99,6 +107,8 @@ if [ "$installed" = yes ]; then
     step "pkg-config: versions from version.h; Cflags carry the installed options" pc_fields
     step "host C program builds with pkg-config stow" build_host &&
     step "host C program runs: its checks pass" counts_ok "$WORK/host"
+    step "C++ file builds with -isystem \$(pkg-config --variable=includedir stow), -Wold-style-cast" \
+        build_cxx
     step "Cortex-M4 firmware builds with pkg-config stow-cortex-m4 and share/stow/linker" \
         build_firmware cortex-m4 &&
     step "Cortex-M4 firmware runs under QEMU mps2-an386" \
@@ -107,4 +117,4 @@ if [ "$installed" = yes ]; then
     step "Cortex-M0 firmware (v6-M code) runs under QEMU mps2-an385" \
         counts_ok timeout 60 qemu-system-arm -M mps2-an385 $QEMU_RUN -kernel "$WORK/firmware-cortex-m0.elf"
 fi
-finish 10
+finish 11

@@ -1,0 +1,426 @@
+#!/usr/bin/env python3
+"""check_manifests.py ROOT - validates the build manifests for the tools that do not
+run here: PlatformIO's library.json and the Zephyr module (zephyr/module.yml,
+zephyr/CMakeLists.txt, zephyr/Kconfig, port/zephyr/port.c).
+
+Checks field names and types against PlatformIO's library.json reference and the
+keys Zephyr's module.yml reads, that every file the manifests name exists, that the
+versions agree with stow/version.h, that the Kconfig options map to stow's options
+with config.h's ranges and defaults, and that the Zephyr port compiles against
+declarations of the Zephyr API it uses (tests/consumers/zephyr_api). What it cannot
+show is that PlatformIO or Zephyr themselves accept the files.
+
+Prints "ok <what>" or "FAIL <what>: <why>" per check and ends with
+"N passed, N failed"; exits 1 on any failure.
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+results = []
+
+
+def check(what, fn):
+    try:
+        problem = fn()
+    except Exception as e:  # a crash in a check is a failure of that check
+        problem = "%s: %s" % (type(e).__name__, e)
+    if problem:
+        print("FAIL %s: %s" % (what, problem))
+    else:
+        print("ok %s" % what)
+    results.append(not problem)
+
+
+def path(*parts):
+    return os.path.join(ROOT, *parts)
+
+
+def read(*parts):
+    with open(path(*parts), encoding="utf-8") as f:
+        return f.read()
+
+
+def version_h():
+    """M.m.p from stow/version.h, or None where it does not exist yet."""
+    p = path("lib", "include", "stow", "version.h")
+    if not os.path.exists(p):
+        return None
+    text = open(p, encoding="utf-8").read()
+    parts = [re.search(r"^#define\s+STOW_VERSION_%s\s+(\d+)" % k, text, re.M) for k in
+             ("MAJOR", "MINOR", "PATCH")]
+    string = re.search(r'^#define\s+STOW_VERSION_STRING\s+"([^"]*)"', text, re.M)
+    if not all(parts):
+        raise ValueError("version.h lacks STOW_VERSION_MAJOR/MINOR/PATCH")
+    numbers = ".".join(m.group(1) for m in parts)
+    if string and string.group(1) != numbers:
+        raise ValueError("STOW_VERSION_STRING %r is not %s" % (string.group(1), numbers))
+    return numbers
+
+
+def is_str_or_str_list(v):
+    return isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(x, str) for x in v))
+
+
+# ---------------------------------------------------------------- library.json
+lib = {}
+
+
+def lib_parses():
+    global lib
+    lib = json.loads(read("library.json"))
+    if not isinstance(lib, dict):
+        return "top level is not an object"
+    return None
+
+
+def lib_required():
+    problems = []
+    name = lib.get("name")
+    # library.json reference: name (required) is slug style, up to 50 characters.
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?", name) \
+            or "--" in name:
+        problems.append("name must be a slug of up to 50 characters")
+    version = lib.get("version")
+    if not isinstance(version, str) or len(version) > 20 or \
+            not re.fullmatch(r"\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?", version):
+        problems.append("version must be a semantic version string")
+    desc = lib.get("description")
+    if not isinstance(desc, str) or not desc or len(desc) > 255:
+        problems.append("description must be a string of 1..255 characters")
+    return "; ".join(problems) or None
+
+
+def lib_types():
+    problems = []
+    kinds = {
+        "keywords": is_str_or_str_list,
+        "license": lambda v: v == "MIT",
+        "frameworks": is_str_or_str_list,
+        "platforms": is_str_or_str_list,
+        "headers": is_str_or_str_list,
+        "build": lambda v: isinstance(v, dict),
+        "examples": lambda v: isinstance(v, list) and v != [],
+    }
+    for key, ok in kinds.items():
+        if key not in lib:
+            problems.append("%s missing" % key)
+        elif not ok(lib[key]):
+            problems.append("%s has the wrong type or value" % key)
+    known = {"name", "version", "description", "keywords", "authors", "repository", "homepage",
+             "license", "frameworks", "platforms", "headers", "build", "examples", "export",
+             "dependencies", "repository", "downloadUrl", "scripts", "customField"}
+    unknown = set(lib) - known
+    if unknown:
+        problems.append("fields library.json does not have: %s" % ", ".join(sorted(unknown)))
+    build = lib.get("build", {})
+    build_kinds = {"srcDir": str, "includeDir": str, "srcFilter": None, "flags": None,
+                   "unflags": None, "extraScript": str, "libArchive": bool, "libLDFMode": str,
+                   "libCompatMode": str, "builder": str}
+    for key, value in build.items():
+        if key not in build_kinds:
+            problems.append("build.%s is not a build field" % key)
+        elif build_kinds[key] is None:
+            if not is_str_or_str_list(value):
+                problems.append("build.%s must be a string or a list of strings" % key)
+        elif not isinstance(value, build_kinds[key]):
+            problems.append("build.%s must be a %s" % (key, build_kinds[key].__name__))
+    for key in ("srcDir", "includeDir", "srcFilter", "flags"):
+        if key not in build:
+            problems.append("build.%s missing" % key)
+    for ex in lib.get("examples", []):
+        if isinstance(ex, dict):
+            if not (isinstance(ex.get("name"), str) and isinstance(ex.get("base"), str)
+                    and is_str_or_str_list(ex.get("files"))):
+                problems.append("an example object needs name, base and files")
+        elif not isinstance(ex, str):
+            problems.append("an example must be a glob or an object")
+    return "; ".join(problems) or None
+
+
+def lib_version():
+    want = version_h()
+    if want is None:
+        # Nothing to compare with until stow/version.h exists: at least the form.
+        return None if re.fullmatch(r"\d+\.\d+\.\d+", lib.get("version", "")) else "bad version"
+    return None if lib.get("version") == want else \
+        "library.json says %s, version.h %s" % (lib.get("version"), want)
+
+
+def filter_patterns(value):
+    items = value if isinstance(value, list) else re.findall(r"[+-]<[^>]*>", value)
+    out = []
+    for item in items:
+        for sign, pattern in re.findall(r"([+-])<([^>]*)>", item):
+            out.append((sign, pattern))
+    return out
+
+
+def lib_files():
+    problems = []
+    build = lib["build"]
+    src_dir = path(build["srcDir"])
+    include_dir = path(build["includeDir"])
+    if not os.path.isdir(src_dir):
+        problems.append("srcDir %s is not a directory" % build["srcDir"])
+    if not os.path.isdir(include_dir):
+        problems.append("includeDir %s is not a directory" % build["includeDir"])
+    headers = lib["headers"] if isinstance(lib["headers"], list) else [lib["headers"]]
+    for h in headers:
+        if not os.path.isfile(os.path.join(include_dir, h)):
+            problems.append("header %s is not in includeDir" % h)
+    selected = set()
+    for sign, pattern in filter_patterns(build["srcFilter"]):
+        matches = glob.glob(os.path.join(src_dir, pattern))
+        if sign == "+":
+            if not matches:
+                problems.append("srcFilter +<%s> matches no file" % pattern)
+            selected.update(os.path.relpath(m, ROOT) for m in matches)
+    # Every module of lib/ is built, and the library port's two files.
+    for src in glob.glob(path("lib", "src", "*.c")):
+        if os.path.relpath(src, ROOT) not in selected:
+            problems.append("srcFilter leaves out %s" % os.path.relpath(src, ROOT))
+    for port in ("port/cortex-m/port.c", "port/cortex-m/assert.c"):
+        if port not in selected:
+            problems.append("srcFilter leaves out %s" % port)
+    for ex in lib["examples"]:
+        if isinstance(ex, dict):
+            files = ex["files"] if isinstance(ex["files"], list) else [ex["files"]]
+            for f in files:
+                if not glob.glob(path(ex["base"], f)):
+                    problems.append("example %s: %s/%s does not exist" % (ex["name"], ex["base"], f))
+        elif not glob.glob(path(ex)):
+            problems.append("example %s matches no file" % ex)
+    return "; ".join(problems) or None
+
+
+check("library.json parses as a JSON object", lib_parses)
+if lib:
+    check("library.json: name, version, description (required) with the right types", lib_required)
+    check("library.json: keywords, license MIT, frameworks, platforms, headers, build, examples",
+          lib_types)
+    check("library.json: version equals stow/version.h's", lib_version)
+    check("library.json: srcDir, includeDir, headers, srcFilter and examples name existing files",
+          lib_files)
+else:
+    results.extend([False] * 4)
+
+# ---------------------------------------------------------------- zephyr/module.yml
+
+
+def parse_simple_yaml(text):
+    """The block mappings module.yml uses (keys, nested keys, scalars), without a
+    YAML library. Lists and flow style are refused: module.yml has none."""
+    root = {}
+    stack = [(-1, root)]
+    for raw in text.splitlines():
+        line = raw.split(" #")[0].rstrip() if not raw.lstrip().startswith("#") else ""
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+):(?:\s+(.*))?", line.strip())
+        if not m:
+            raise ValueError("cannot read line: %r" % raw)
+        while stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1]
+        if m.group(2) is None:
+            parent[m.group(1)] = {}
+            stack.append((indent, parent[m.group(1)]))
+        else:
+            parent[m.group(1)] = m.group(2).strip().strip("'\"")
+    return root
+
+
+module = {}
+
+
+def module_parses():
+    global module
+    text = read("zephyr", "module.yml")
+    module = parse_simple_yaml(text)
+    try:
+        import yaml  # where PyYAML is installed, it must read the same mapping
+    except ImportError:
+        return None
+    if yaml.safe_load(text) != module:
+        return "PyYAML reads %r, the simple reader %r" % (yaml.safe_load(text), module)
+    return None
+
+
+def module_keys():
+    build = module.get("build")
+    if not isinstance(build, dict):
+        return "no build: mapping"
+    problems = []
+    if build.get("cmake") != "zephyr":
+        problems.append("build: cmake: is %r, not zephyr" % build.get("cmake"))
+    if build.get("kconfig") != "zephyr/Kconfig":
+        problems.append("build: kconfig: is %r, not zephyr/Kconfig" % build.get("kconfig"))
+    unknown = set(build) - {"cmake", "kconfig", "cmake-ext", "kconfig-ext", "depends", "settings",
+                            "sysbuild-cmake", "sysbuild-kconfig"}
+    if unknown:
+        problems.append("unknown build keys %s" % sorted(unknown))
+    if "name" in module and not re.fullmatch(r"[A-Za-z0-9_-]+", module["name"]):
+        problems.append("bad module name")
+    if not os.path.isfile(path(build.get("cmake", "-"), "CMakeLists.txt")):
+        problems.append("no CMakeLists.txt in %s" % build.get("cmake"))
+    if not os.path.isfile(path(build.get("kconfig", "-"))):
+        problems.append("%s does not exist" % build.get("kconfig"))
+    return "; ".join(problems) or None
+
+
+check("zephyr/module.yml parses", module_parses)
+check("zephyr/module.yml: build: cmake: zephyr, kconfig: zephyr/Kconfig, both exist", module_keys)
+
+# ---------------------------------------------------------------- zephyr/Kconfig
+
+
+def kconfig_symbols():
+    """{symbol: {"type":..., "range": (lo, hi), "default": ...}} from zephyr/Kconfig."""
+    symbols = {}
+    current = None
+    for line in read("zephyr", "Kconfig").splitlines():
+        s = line.strip()
+        m = re.match(r"(menuconfig|config)\s+(\w+)$", s)
+        if m:
+            current = symbols.setdefault(m.group(2), {})
+            continue
+        if re.match(r"(choice|endchoice|if|endif|menu|endmenu|source|rsource)\b", s):
+            current = None
+            continue
+        if current is None:
+            continue
+        m = re.match(r"(bool|int|hex|string)\b", s)
+        if m:
+            current["type"] = m.group(1)
+        m = re.match(r"range\s+(-?\d+)\s+(-?\d+)$", s)
+        if m:
+            current["range"] = (int(m.group(1)), int(m.group(2)))
+        m = re.match(r"default\s+(\S+)$", s)
+        if m:
+            current["default"] = m.group(1)
+    return symbols
+
+
+def config_default(option):
+    m = re.search(r"#ifndef %s\s*\n#define %s (\S+)" % (option, option), read("lib", "include",
+                                                                            "stow", "config.h"))
+    return m.group(1) if m else None
+
+
+def config_range(option):
+    m = re.search(r"#if %s < (\d+) \|\| %s > (\d+)" % (option, option), read("lib", "include",
+                                                                          "stow", "config.h"))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def kconfig_options():
+    sym = kconfig_symbols()
+    problems = []
+    for name in ("STOW", "STOW_CHECK_LEVEL", "STOW_HANDLE_INDEX_BITS",
+                 "STOW_GENERATION_OVERFLOW_WRAP", "STOW_GENERATION_OVERFLOW_RETIRE",
+                 "STOW_ASSERT_TEXT", "STOW_PORT_ZEPHYR"):
+        if name not in sym:
+            problems.append("CONFIG_%s is not defined" % name)
+    for name in ("STOW_CHECK_LEVEL", "STOW_HANDLE_INDEX_BITS"):
+        if name not in sym:
+            continue
+        if sym[name].get("type") != "int":
+            problems.append("%s is not an int" % name)
+        if sym[name].get("default") != config_default(name):
+            problems.append("%s defaults to %s, config.h to %s" % (name, sym[name].get("default"),
+                                                                   config_default(name)))
+        if sym[name].get("range") != config_range(name):
+            problems.append("%s's range %s is not config.h's %s" % (name, sym[name].get("range"),
+                                                                   config_range(name)))
+    default_gen = config_default("STOW_GENERATION_OVERFLOW")  # STOW_GEN_WRAP
+    if default_gen and not re.search(r"default STOW_GENERATION_OVERFLOW_%s\b"
+                                     % default_gen.replace("STOW_GEN_", ""),
+                                     read("zephyr", "Kconfig")):
+        problems.append("the generation overflow choice does not default to %s" % default_gen)
+    return "; ".join(problems) or None
+
+
+def cmake_uses_defined_symbols():
+    cmake = read("zephyr", "CMakeLists.txt")
+    sym = kconfig_symbols()
+    used = set(re.findall(r"CONFIG_(STOW\w*)", cmake))
+    problems = ["CONFIG_%s is not defined in zephyr/Kconfig" % s for s in sorted(used - set(sym))]
+    # ...and every option reaches a compile definition of the stow option.
+    wanted = {
+        "STOW_CHECK_LEVEL": r"STOW_CHECK_LEVEL=\$\{CONFIG_STOW_CHECK_LEVEL\}",
+        "STOW_HANDLE_INDEX_BITS": r"STOW_HANDLE_INDEX_BITS=\$\{CONFIG_STOW_HANDLE_INDEX_BITS\}",
+        "STOW_GENERATION_OVERFLOW_RETIRE": r"CONFIG_STOW_GENERATION_OVERFLOW_RETIRE\)\s*\n\s*"
+                                           r"zephyr_compile_definitions\(STOW_GENERATION_OVERFLOW"
+                                           r"=STOW_GEN_RETIRE\)",
+        "STOW_ASSERT_TEXT": r"STOW_ASSERT_TEXT=0",
+        "STOW_PORT_ZEPHYR": r"zephyr_library_sources_ifdef\(CONFIG_STOW_PORT_ZEPHYR\s",
+        "STOW": r"if\(CONFIG_STOW\)",
+    }
+    for name, pattern in wanted.items():
+        if not re.search(pattern, cmake):
+            problems.append("CONFIG_%s does not reach the build" % name)
+    for fn in ("zephyr_library_named", "zephyr_library_sources", "zephyr_include_directories",
+               "zephyr_compile_definitions"):
+        if fn + "(" not in cmake:
+            problems.append("%s is not used" % fn)
+    return "; ".join(problems) or None
+
+
+def cmake_files_exist():
+    cmake = read("zephyr", "CMakeLists.txt")
+    problems = []
+    refs = re.findall(r"\$\{STOW_DIR\}/([^\s\")]+)", cmake)
+    if not refs:
+        return "no ${STOW_DIR}/... paths found"
+    for ref in refs:
+        if not glob.glob(path(ref)):
+            problems.append("%s does not exist" % ref)
+    return "; ".join(problems) or None
+
+
+check("zephyr/Kconfig: CONFIG_STOW and the options, with config.h's ranges and defaults",
+      kconfig_options)
+check("zephyr/CMakeLists.txt: every CONFIG_STOW* it reads is in Kconfig; each reaches the build",
+      cmake_uses_defined_symbols)
+check("zephyr/CMakeLists.txt: every file it names exists", cmake_files_exist)
+
+# ---------------------------------------------------------------- port/zephyr/port.c
+
+
+def zephyr_port():
+    src = read("port", "zephyr", "port.c")
+    for fn in ("stow_port_assert_failed", "stow_port_critical_enter", "stow_port_critical_exit",
+               "stow_port_write", "stow_port_exit", "stow_port_cycles"):
+        if not re.search(r"^[^\n;]*\b%s\(" % fn, src, re.M):
+            return "%s is not defined" % fn
+    for api in ("irq_lock()", "irq_unlock(", "k_panic()", "printk("):
+        if api not in src:
+            return "does not use %s" % api
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        return "no C compiler to compile it with"
+    cmd = [cc, "-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+           "-Wsign-conversion", "-Wcast-align", "-Wshadow", "-Wstrict-prototypes",
+           "-Wmissing-prototypes", "-Wundef", "-Werror", "-I", path("lib", "include"), "-I",
+           path("tests", "consumers", "zephyr_api"), "-fsyntax-only", path("port", "zephyr",
+                                                                           "port.c")]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        return "does not compile:\n" + run.stderr
+    return None
+
+
+check("port/zephyr/port.c: the six port functions, compiled against the Zephyr API's "
+      "declarations", zephyr_port)
+
+passed = sum(results)
+failed = len(results) - passed
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

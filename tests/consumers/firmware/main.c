@@ -1,0 +1,117 @@
+/* A consumer firmware: what a team writes after adding stow to its build, built
+ * once with CMake (add_subdirectory, STOW_CHECK_LEVEL=2 set by the firmware's
+ * CMakeLists.txt) and once against an installed copy (make install + pkg-config).
+ *
+ * Each check prints "ok <what>" or "FAIL <what>"; the last line is
+ * "N passed, N failed" and the exit status is the number failed.
+ */
+#include "stow/stow.h"
+
+/* The level the build system asked for reaches this file... */
+#if STOW_CHECK_LEVEL != 2
+#error "STOW_CHECK_LEVEL=2 should reach every user of stow"
+#endif
+
+struct msg {
+    uint32_t id;
+    uint8_t body[12];
+};
+
+STOW_POOL_DEFINE(msg_pool, struct msg, 8);
+STOW_ARENA_DEFINE(scratch, 256);
+
+/* Both ends of the storage the linker fragment gathered. */
+extern uint8_t __stow_start[];
+extern uint8_t __stow_end[];
+
+static unsigned violations;
+
+/* The firmware's own contract-violation hook (it replaces the port's): count and
+ * go on, so that the firmware can check that the library noticed. */
+void stow_port_assert_failed(const char *expr, const char *file, int line)
+{
+    (void)expr;
+    (void)file;
+    (void)line;
+    violations++;
+}
+
+static unsigned passed;
+static unsigned failed;
+
+static void print(const char *text)
+{
+    size_t n = 0u;
+    while (text[n] != '\0') {
+        n++;
+    }
+    stow_port_write(text, n);
+}
+
+static void print_u(unsigned value)
+{
+    char digits[12];
+    size_t at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + (char)(value % 10u));
+        value /= 10u;
+    } while (value != 0u);
+    stow_port_write(&digits[at], sizeof digits - at);
+}
+
+static void check(bool ok, const char *what)
+{
+    print(ok ? "ok " : "FAIL ");
+    print(what);
+    print("\n");
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+    }
+}
+
+static bool in_stow_section(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    return a >= (uintptr_t)__stow_start && a < (uintptr_t)__stow_end;
+}
+
+int main(void)
+{
+    struct msg *m[8];
+    struct msg *extra;
+    uint8_t *bytes;
+    bool all = true;
+    unsigned i;
+
+    for (i = 0u; i < 8u; i++) {
+        m[i] = STOW_POOL_NEW(&msg_pool, struct msg);
+        all = all && m[i] != NULL && in_stow_section(m[i]);
+        if (m[i] != NULL) {
+            m[i]->id = i;
+        }
+    }
+    check(all, "pool: 8 blocks, all inside the linker fragment's section");
+    extra = STOW_POOL_NEW(&msg_pool, struct msg);
+    check(extra == NULL, "pool: the 9th alloc returns NULL");
+
+    stow_pool_free(&msg_pool, m[3]);
+    check(violations == 0u, "pool: a free is no violation");
+    stow_pool_free(&msg_pool, m[3]);
+    /* Only level 2 detects a double free: the library was built at level 2 too. */
+    check(violations == 1u, "pool: the library, built at level 2, reports a double free");
+    check(stow_pool_used(&msg_pool) == 7u, "pool: the double free changed nothing");
+
+    bytes = STOW_ARENA_NEW_ARRAY(&scratch, uint8_t, 100);
+    check(bytes != NULL && in_stow_section(bytes) && bytes[0] == 0u && bytes[99] == 0u,
+          "arena: 100 zeroed bytes inside the fragment's section");
+    stow_arena_reset(&scratch);
+    check(stow_arena_used(&scratch) == 0u, "arena: reset");
+
+    print_u(passed);
+    print(" passed, ");
+    print_u(failed);
+    print(" failed\n");
+    return (int)failed;
+}

@@ -282,6 +282,30 @@ $(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_
 	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
 HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
 
+# ---- link tests
+# linker/stow.ld as an out-of-tree firmware for mps2-an386 meets it: with the
+# fragment, without it, with stow and with one container in a second RAM region,
+# and two links that must fail (no STOW_RAM, .stow too large); each checked with
+# arm-none-eabi-size -A and readelf -S (NOBITS, region, flash image unchanged)
+# and, where it links, run under QEMU.
+LINK_BOARD := mps2-an386
+LINK_QEMU := timeout 60 $(QEMU) $($(LINK_BOARD)_QEMU) $(QEMU_RUN) -kernel
+$(BUILD)/test/link-fragment/result: tests/link/fragment.sh $(wildcard tests/link/firmware/*) \
+        $(LIB_DEPS) $(CM_PORT_DEPS) FORCE
+	@QEMU_CMD="$(LINK_QEMU)" tests/link/fragment.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 $(CM_FLAGS) \
+	    $($(LINK_BOARD)_CFLAGS) $(INC)
+BOARD_RESULTS += $(BUILD)/test/link-fragment/result
+# port/cortex-m/fault.c from a static archive (with -u stow_cm_fault_report, and
+# with -flto): the vector table's HardFault entry is the reporter (nm, readelf),
+# the test suite linked that way passes, and a deliberate fault is reported.
+$(BUILD)/test/link-archive/result: tests/link/archive.sh tests/link/fault_main.c $(TEST_DEPS) \
+        $(CM_PORT_DEPS) FORCE
+	@QEMU_CMD="timeout $(QEMU_TIMEOUT) $(QEMU) $($(LINK_BOARD)_QEMU) $(QEMU_RUN) -kernel" \
+	    tests/link/archive.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(LINK_BOARD)_CFLAGS) \
+	    -DSTOW_CHECK_LEVEL=1 -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
+	    -DSTOW_TEST_RAM_KIB=$($(LINK_BOARD)_RAM_KIB) $(TEST_INC)
+HOST_RESULTS += $(BUILD)/test/link-archive/result
+
 test: tools-test
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards

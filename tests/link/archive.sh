@@ -13,6 +13,8 @@
 #   - the same link without -u, and with -u HardFault_Handler: the vector stays
 #     Default_Handler (why the README names stow_cm_fault_report: a weak
 #     definition already satisfies the reference, so the member is not taken);
+#   - port.o and assert.o, what production firmware links, define no interrupt
+#     handler and contain no BKPT (semihosting);
 #   - a firmware that faults on purpose (fault_main.c), from the archive with
 #     -u, and once more built and archived with -flto: QEMU prints
 #     "stow: fault: HardFault" and exits with status 2.
@@ -110,8 +112,19 @@ image() {
         -L"$b" -lstow_cm -lstow -lgcc -o "$out"
 }
 
+# production_clean OBJECT: defines no interrupt handler and holds no BKPT
+# (semihosting), so it links next to any HAL or RTOS and runs without a debugger.
+production_clean() {
+    "${prefix}nm" "$1"
+    ! "${prefix}nm" "$1" | grep -q '_Handler$' &&
+        ! "${prefix}objdump" -d "$1" | grep -qi 'bkpt'
+}
+
 check "build the objects and the archives" build plain "$@"
 b=$dir/plain
+check "port.o (the library port) defines no handler and no BKPT" production_clean "$b/port.o"
+check "assert.o (the production assert hook) defines no handler and no BKPT" \
+    production_clean "$b/assert.o"
 tests=$(for f in "$root"/tests/harness.c "$root"/tests/main.c "$root"/tests/test_*.c; do
     printf '%s ' "$b/$(basename "$f" .c).o"; done)
 check "link the test image from the archives with -u stow_cm_fault_report" \

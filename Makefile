@@ -13,9 +13,12 @@
 #   make install              headers, a libstow.a per target, pkg-config files, the linker
 #                             fragment and the ports under PREFIX (default /usr/local)
 #
-# Missing tools (gcc-arm-none-eabi, qemu-system-arm, clang and its libFuzzer
-# runtime, valgrind, cppcheck, clang-tidy; gnuplot for bench's chart) are installed
-# with apt-get when make runs as root; otherwise it stops and prints the command.
+# Each goal checks for the tools it runs and nothing else (make: gcc and
+# gcc-arm-none-eabi; demo: gcc-arm-none-eabi and qemu-system-arm; test: those,
+# clang with its libFuzzer runtime and valgrind; lint: cppcheck and clang-tidy;
+# fuzz: clang; bench: valgrind, and gnuplot for its chart if it can). Missing ones
+# are installed with apt-get when make runs as root; otherwise it stops and
+# prints the command.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -46,8 +49,17 @@ SUITES := $(patsubst tests/test_%.c,%,$(sort $(wildcard tests/test_*.c)))
 TEST_SRC := tests/harness.c tests/main.c $(patsubst %,tests/test_%.c,$(SUITES))
 TEST_DEPS := $(TEST_SRC) tests/harness.h $(BUILD)/gen/suites.h $(LIB_DEPS) Makefile
 HOST_PORT := port/host/port.c
-CM_PORT := targets/cortex-m/startup.c port/cortex-m/port.c port/cortex-m/fault.c
-CM_PORT_DEPS := $(CM_PORT) port/cortex-m/assert.c linker/cortex-m.ld linker/stow.ld
+# The Cortex-M port: CM_PORT is the library port every firmware links (PRIMASK
+# critical sections, weak output and exit that discard and halt); CM_ASSERT the
+# production assert hook (test images link the harness's hook instead); what
+# test, benchmark and demo images add: CM_SUPPORT (startup, semihosting output
+# and exit, the fault reporter) and, for timing, CM_CYCLES (with SysTick_Handler).
+CM_PORT := port/cortex-m/port.c
+CM_ASSERT := port/cortex-m/assert.c
+CM_SUPPORT := targets/cortex-m/startup.c port/cortex-m/semihost.c port/cortex-m/fault.c
+CM_CYCLES := port/cortex-m/cycles.c
+CM_PORT_DEPS := $(CM_PORT) $(CM_ASSERT) $(CM_SUPPORT) $(CM_CYCLES) port/cortex-m/writer.h \
+                linker/cortex-m.ld linker/stow.ld
 # Flags every Cortex-M image and object gets: no libc, no unaligned accesses made
 # up by the compiler (test images trap unaligned accesses, so only a real bug faults).
 CM_FLAGS := -ffreestanding -ffunction-sections -fdata-sections -mno-unaligned-access
@@ -66,22 +78,47 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 .PHONY: all test test-host test-boards demo bench size check-freestanding check-headers \
-        tools clean FORCE fuzz lint lint-cppcheck lint-tidy lint-analyzer install
+        tools $(patsubst %,tools-%,$(TOOL_GOALS)) clean FORCE fuzz lint lint-cppcheck lint-tidy \
+        lint-analyzer install
 
 # ---------------------------------------------------------------- tools
-# Installs what a fresh Debian machine lacks, or says exactly what to install.
-NEEDED_TOOLS := arm-none-eabi-gcc:gcc-arm-none-eabi qemu-system-arm:qemu-system-arm \
-                clang:clang valgrind:valgrind cppcheck:cppcheck clang-tidy:clang-tidy
-# libFuzzer is not a command: its runtime comes with Debian's libclang-rt-dev.
-# command:package pairs a target needs on top, as in `$(MAKE) tools EXTRA_TOOLS=...`
-EXTRA_TOOLS ?=
-tools:
+# Each goal asks only for what it runs: installs it with apt-get when make runs as
+# root, otherwise stops and prints the exact command. command:package pairs;
+# libFuzzer is not a command (its runtime comes with Debian's libclang-rt-dev),
+# hence the pseudo-command "libfuzzer".
+TOOL_gcc := gcc:gcc
+TOOL_arm := arm-none-eabi-gcc:gcc-arm-none-eabi
+TOOL_qemu := qemu-system-arm:qemu-system-arm
+TOOL_clang := clang:clang
+TOOL_libfuzzer := libfuzzer:libclang-rt-dev
+TOOL_valgrind := valgrind:valgrind
+TOOL_cppcheck := cppcheck:cppcheck
+TOOL_tidy := clang-tidy:clang-tidy
+TOOL_cmake := cmake:cmake
+TOOL_pkgconfig := pkg-config:pkg-config
+TOOL_python := python3:python3
+TOOL_git := git:git
+TOOLS_all := gcc arm
+TOOLS_demo := arm qemu
+TOOLS_test := gcc arm qemu clang libfuzzer valgrind cmake pkgconfig python git
+TOOLS_lint := gcc arm cppcheck tidy
+TOOLS_fuzz := clang libfuzzer
+TOOLS_bench := gcc arm qemu valgrind
+TOOLS_size := arm
+# `make tools`: everything any goal uses.
+TOOLS_tools := gcc arm qemu clang libfuzzer valgrind cppcheck tidy cmake pkgconfig python git
+TOOL_GOALS := all demo test lint fuzz bench size tools
+tools: tools-tools
+# A static pattern rule, so that it applies to these phony targets.
+$(patsubst %,tools-%,$(TOOL_GOALS)): tools-%:
 	@missing=""; \
-	for pair in $(NEEDED_TOOLS) $(EXTRA_TOOLS); do \
-	    command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	for pair in $(foreach t,$(TOOLS_$*),$(TOOL_$(t))); do \
+	    case "$${pair%%:*}" in \
+	    libfuzzer) ls "$$($(CC_clang) -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a \
+	                   >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
+	    *) command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
+	    esac; \
 	done; \
-	ls "$$($(CC_clang) -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || \
-	    missing="$$missing libclang-rt-dev"; \
 	if [ -n "$$missing" ]; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	        echo "stow: installing$$missing"; \
@@ -89,7 +126,7 @@ tools:
 	        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing \
 	            >/tmp/stow-apt.log 2>&1 || { cat /tmp/stow-apt.log; exit 1; }; \
 	    else \
-	        echo "stow: missing tools; install them with:"; \
+	        echo "stow: missing tools for \`make $*'; install them with:"; \
 	        echo "    sudo apt-get install -y --no-install-recommends$$missing"; \
 	        exit 1; \
 	    fi; \
@@ -108,8 +145,9 @@ $(eval $(call LIBRARY,host,$(CC_gcc),-O2 -g))
 $(eval $(call LIBRARY,cortex-m0,$(ARM_CC),-Os $(CM_FLAGS) $(microbit_CFLAGS)))
 $(eval $(call LIBRARY,cortex-m4,$(ARM_CC),-Os $(CM_FLAGS) $(mps2-an386_CFLAGS)))
 
-all: tools $(BUILD)/lib/host/libstow.a $(BUILD)/lib/cortex-m0/libstow.a \
-     $(BUILD)/lib/cortex-m4/libstow.a
+all: tools-all
+	@$(MAKE) --no-print-directory $(BUILD)/lib/host/libstow.a $(BUILD)/lib/cortex-m0/libstow.a \
+	    $(BUILD)/lib/cortex-m4/libstow.a
 	@echo "built $(BUILD)/lib/{host,cortex-m0,cortex-m4}/libstow.a"
 
 # ---------------------------------------------------------------- install
@@ -181,7 +219,7 @@ install: $(foreach t,$(INSTALL_TARGETS),$(INSTALL_OBJ)/$(t)/libstow.a)
 	install -m 644 linker/*.ld "$$d/share/stow/linker/" && \
 	for p in port/*/; do \
 	    p=$${p%/}; install -d "$$d/share/stow/$$p" && \
-	    install -m 644 $$p/*.c "$$d/share/stow/$$p/" || exit 1; \
+	    install -m 644 $$(ls $$p/*.c $$p/*.h 2>/dev/null) "$$d/share/stow/$$p/" || exit 1; \
 	done && \
 	install -m 644 targets/cortex-m/startup.c "$$d/share/stow/targets/cortex-m/"
 	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow.pc,lib,stow allocator kit for the host: library and POSIX port,-L$${libdir} -lstow -pthread)
@@ -226,23 +264,27 @@ $(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),$(GEN4) \
     -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 
 BOARD_RESULTS :=
-# $(1) board, $(2) optimisation, $(3) check level
+# $(1) board, $(2) optimisation, $(3) check level, $(4) extra flags, $(5) their
+# part of the name. The harness brings its own assert hook (recording, returning).
 define BOARD_TEST
-$(BUILD)/test/$(1)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+$(BUILD)/test/$(1)-$(2)$(5)-L$(3)/tests.elf: $(TEST_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
 	@mkdir -p $$(@D)
-	$(Q)$(ARM_CC) $(STD) $(WARN) -$(2) -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(3) \
+	$(Q)$(ARM_CC) $(STD) $(WARN) -$(2) $(4) -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(3) \
 	    -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
 	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) $(TEST_INC) $(CM_LINK) -Ltargets/$(1) \
-	    $(CM_PORT) $(LIB_SRC) $(TEST_SRC) -lgcc -o $$@
-$(BUILD)/test/$(1)-$(2)-L$(3)/result: $(BUILD)/test/$(1)-$(2)-L$(3)/tests.elf FORCE
-	@tests/run.sh $(1)-$(2)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) $(QEMU_RUN) -kernel $$<
-BOARD_RESULTS += $(BUILD)/test/$(1)-$(2)-L$(3)/result
+	    $(CM_SUPPORT) $(CM_PORT) $(LIB_SRC) $(TEST_SRC) -lgcc -o $$@
+$(BUILD)/test/$(1)-$(2)$(5)-L$(3)/result: $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/tests.elf FORCE
+	@tests/run.sh $(1)-$(2)$(5)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) $(QEMU_RUN) -kernel $$<
+BOARD_RESULTS += $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/result
 endef
 # Every board at the default level; the smallest and the most common core also
 # at the other levels and optimisations.
 $(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),O0,2)))
+# Firmware is often built with link-time optimisation: library, port, fault
+# reporter and startup all go through -flto once.
+$(eval $(call BOARD_TEST,mps2-an386,O2,1,-flto=auto,-lto))
 
 # ---------------------------------------------------------------- reliability
 # Memcheck: the host suite under valgrind, at level 2 (poison paths included), with
@@ -300,7 +342,7 @@ fuzz-run-$(1)-L$(2): $(BUILD)/fuzz/$(1)-L$(2)/fuzz
 endef
 $(foreach m,$(MODULES),$(foreach l,1 2,$(eval $(call FUZZ_TARGET,$(m),$(l)))))
 
-fuzz: tools
+fuzz: tools-fuzz
 	@status=0; for t in $(FUZZ_TARGETS); do \
 	    $(MAKE) --no-print-directory fuzz-run-$$t || status=1; \
 	done; exit $$status
@@ -348,7 +390,32 @@ $(BUILD)/test/manifests/result: FORCE
 	@tests/run.sh manifests $(@D) python3 tests/consumers/check_manifests.py '$(CURDIR)'
 HOST_RESULTS += $(BUILD)/test/manifests/result
 
-test: tools
+
+# ---- link tests
+# linker/stow.ld as an out-of-tree firmware for mps2-an386 meets it: with the
+# fragment, without it, with stow and with one container in a second RAM region,
+# and two links that must fail (no STOW_RAM, .stow too large); each checked with
+# arm-none-eabi-size -A and readelf -S (NOBITS, region, flash image unchanged)
+# and, where it links, run under QEMU.
+LINK_BOARD := mps2-an386
+LINK_QEMU := timeout 60 $(QEMU) $($(LINK_BOARD)_QEMU) $(QEMU_RUN) -kernel
+$(BUILD)/test/link-fragment/result: tests/link/fragment.sh $(wildcard tests/link/firmware/*) \
+        $(LIB_DEPS) $(CM_PORT_DEPS) FORCE
+	@QEMU_CMD="$(LINK_QEMU)" tests/link/fragment.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 $(CM_FLAGS) \
+	    $($(LINK_BOARD)_CFLAGS) $(INC)
+BOARD_RESULTS += $(BUILD)/test/link-fragment/result
+# port/cortex-m/fault.c from a static archive (with -u stow_cm_fault_report, and
+# with -flto): the vector table's HardFault entry is the reporter (nm, readelf),
+# the test suite linked that way passes, and a deliberate fault is reported.
+$(BUILD)/test/link-archive/result: tests/link/archive.sh tests/link/fault_main.c $(TEST_DEPS) \
+        $(CM_PORT_DEPS) FORCE
+	@QEMU_CMD="timeout $(QEMU_TIMEOUT) $(QEMU) $($(LINK_BOARD)_QEMU) $(QEMU_RUN) -kernel" \
+	    tests/link/archive.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(LINK_BOARD)_CFLAGS) \
+	    -DSTOW_CHECK_LEVEL=1 -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
+	    -DSTOW_TEST_RAM_KIB=$($(LINK_BOARD)_RAM_KIB) $(TEST_INC)
+HOST_RESULTS += $(BUILD)/test/link-archive/result
+
+test: tools-test
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
 	@tests/total.sh $(HOST_RESULTS) $(BOARD_RESULTS)
@@ -395,10 +462,10 @@ CPPCHECK := cppcheck --enable=warning,style,portability,performance --std=c11 --
 CLANG_TIDY := clang-tidy --quiet --warnings-as-errors='*' --header-filter='.*/(lib|port)/.*' \
               --checks='-*,bugprone-*,cert-*,clang-analyzer-*,misc-*,-bugprone-easily-swappable-parameters'
 LINT_HOST := $(LIB_SRC) port/host/port.c port/host/assert.c
-LINT_CM := $(LIB_SRC) port/cortex-m/port.c port/cortex-m/fault.c port/cortex-m/assert.c
+LINT_CM := $(LIB_SRC) $(CM_PORT) $(CM_ASSERT) $(CM_CYCLES) port/cortex-m/semihost.c port/cortex-m/fault.c
 LINT_LEVELS := 0 1 2 2-asan
 
-lint: tools
+lint: tools-lint
 	@$(MAKE) --no-print-directory -j$(JOBS) lint-cppcheck lint-tidy lint-analyzer
 	@echo "lint: clean (cppcheck, clang-tidy, gcc -fanalyzer; levels 0, 1, 2 and 2 with ASan)"
 lint-cppcheck:
@@ -437,8 +504,9 @@ DEMOS := frame_scratch skirmish
 $(BUILD)/demo/%.elf: examples/%/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(DEMO_BOARD)_CFLAGS) $(INC) \
-	    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $< -lgcc -o $@
-demo: tools $(patsubst %,$(BUILD)/demo/%.elf,$(DEMOS))
+	    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC) $< -lgcc -o $@
+demo: tools-demo
+	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/demo/%.elf,$(DEMOS))
 	@for d in $(DEMOS); do \
 	    echo "== examples/$$d (QEMU $(DEMO_BOARD))"; \
 	    timeout $(QEMU_TIMEOUT) $(QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(BUILD)/demo/$$d.elf || exit 1; \
@@ -462,9 +530,7 @@ BENCH_COUNTS := -DBENCH_OPS=1000u -DBENCH_ROUNDS=10u
 BENCH_COUNTS_microbit := -DBENCH_OPS=100u -DBENCH_ROUNDS=1000u
 BENCH_SRC := bench/ops.c $(sort $(wildcard bench/ops_*.c))
 BENCH_DEPS := $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) Makefile
-# What bench needs beyond `tools` (valgrind for the host counts); gnuplot is
-# optional and installed only where that can be done quietly.
-BENCH_TOOLS := valgrind:valgrind
+# gnuplot is optional and installed only where that can be done quietly.
 # The showdown's check level (1, the default a user gets) and runs per median.
 SHOWDOWN_LEVEL ?= 1
 SHOWDOWN_RUNS ?= 7
@@ -480,7 +546,7 @@ $(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_DEPS) $(CM_PORT_DEPS) targets/$(1)/bo
 	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
 	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_BOARD='"$(1)"' -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' \
 	    $(or $(BENCH_COUNTS_$(1)),$(BENCH_COUNTS)) $(INC) -Ibench -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) \
-	    $(CM_PORT) port/cortex-m/assert.c $(LIB_SRC) $(BENCH_SRC) -lgcc -o $$@
+	    $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(CM_CYCLES) $(LIB_SRC) $(BENCH_SRC) -lgcc -o $$@
 $(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
 	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $$< >$$@.tmp \
 	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
@@ -512,7 +578,7 @@ $(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefi
 	    $(INC) $(LIB_SRC) $(HOST_PORT) port/host/assert.c bench/showdown.c -o $@ -lpthread
 
 bench:
-	@$(MAKE) --no-print-directory tools EXTRA_TOOLS="$(BENCH_TOOLS)"
+	@$(MAKE) --no-print-directory tools-bench
 	@if ! command -v gnuplot >/dev/null 2>&1; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	        echo "stow: installing gnuplot-nox (optional: the showdown chart)"; \
@@ -537,7 +603,7 @@ bench:
 	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 
-size: tools
+size: tools-size
 	@bench/size.sh
 
 clean:

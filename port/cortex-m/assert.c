@@ -1,49 +1,34 @@
 /* port/cortex-m/assert.c - the production assert hook of the Cortex-M port.
  *
- * Prints "stow: contract violation: <expr> at <file>:<line>" and ends the
- * program with status 134 (what a host shell reports for abort()). It lives in
- * its own file so that a test image can link a recording hook instead.
+ * On a contract violation it writes
+ *
+ *     stow: contract violation: <text> at <file>:<line>
+ *
+ * through stow_port_write() (which discards it unless the firmware points output
+ * at a UART, RTT or semihosting) and then calls stow_port_exit(134) (134 is what
+ * a host shell reports for abort()). port.c's default exit halts with interrupts
+ * masked; a firmware that defines stow_port_exit() as a reset gets "log, then
+ * reset" without touching this file.
+ *
+ * To do something else (count the violation and carry on: the stow call then
+ * returns its error value and leaves its container unchanged), leave this file
+ * out of the build and define stow_port_assert_failed() yourself. Test images
+ * do that: their hook records the call and returns.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "stow/port.h"
-
-static void write_str(const char *s)
-{
-    size_t n = 0u;
-    if (s == NULL) {
-        s = "?";
-    }
-    while (s[n] != '\0') {
-        n++;
-    }
-    stow_port_write(s, n);
-}
-
-static void write_int(int value)
-{
-    char buf[12]; /* "-2147483648" */
-    size_t pos = sizeof buf;
-    uint32_t mag = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
-    do {
-        buf[--pos] = (char)('0' + (char)(mag % 10u));
-        mag /= 10u;
-    } while (mag != 0u);
-    if (value < 0) {
-        buf[--pos] = '-';
-    }
-    stow_port_write(&buf[pos], sizeof buf - pos);
-}
+#include "writer.h"
 
 void stow_port_assert_failed(const char *expr, const char *file, int line)
 {
-    write_str("stow: contract violation: ");
-    write_str(expr);
-    write_str(" at ");
-    write_str(file);
-    write_str(":");
-    write_int(line);
-    write_str("\n");
+    stow__cm_write_text("stow: contract violation: ");
+    stow__cm_write_text(expr);
+    stow__cm_write_text(" at ");
+    stow__cm_write_text(file);
+    stow__cm_write_text(":");
+    stow__cm_write_dec(line < 0 ? 0u : (uint32_t)line);
+    stow__cm_write_text("\n");
     stow_port_exit(134);
 }

@@ -1,16 +1,33 @@
-/* port/cortex-m/fault.c - fault handler of the Cortex-M port.
+/* port/cortex-m/fault.c - fault reporter of the Cortex-M port.
  *
  * HardFault (and MemManage, BusFault, UsageFault, SecureFault where the core has
  * them) print the stacked PC, LR and xPSR, on v7-M / v8-M mainline also CFSR,
  * HFSR, MMFAR and BFAR with the names of the status bits that are set, then end
  * the program with status 2 through stow_port_exit(). Output goes through
- * stow_port_write(), so a fault inside the semihosting call itself (no debugger
- * or QEMU serving it) locks the core up instead of printing.
+ * stow_port_write(), so it reaches whatever the image points output at (with
+ * semihost.c and no debugger serving it, the report's own BKPT faults again and
+ * the core locks up).
+ *
+ * Linking. The handlers here are strong definitions that replace the weak
+ * aliases of a startup file's vector table (targets/cortex-m/startup.c, or a
+ * vendor's startup_<chip>.s). As an object file that always works. From a static
+ * archive it does not by itself: the vector table's reference to
+ * HardFault_Handler is already satisfied by the weak alias, so the linker has no
+ * reason to take fault.o out of the archive, and -u HardFault_Handler does not
+ * help either once the startup object has defined it. Ask for a symbol only this
+ * file defines instead:
+ *
+ *     -Wl,-u,stow_cm_fault_report
+ *
+ * LTO. The naked entry reaches stow_cm_fault_report() from assembly, where
+ * link-time optimisation cannot see the reference; "used" keeps the function,
+ * under its own name and externally visible, in every LTO partition.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "stow/port.h"
+#include "writer.h"
 
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || \
     defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
@@ -27,7 +44,9 @@
 #define SCB_MMFAR REG32(0xE000ED34u)
 #define SCB_BFAR  REG32(0xE000ED38u)
 
-void stow__cm_fault_report(const uint32_t *frame, uint32_t exc_return);
+/* The C half of the handler: frame is the exception frame, exc_return the
+ * EXC_RETURN value. Also the symbol to name with -u (see above). */
+void stow_cm_fault_report(const uint32_t *frame, uint32_t exc_return);
 
 /* Entry: hands the exception frame (on MSP or PSP, as EXC_RETURN bit 2 says) and
  * EXC_RETURN to the C report. Naked, so the frame is found before anything is
@@ -47,7 +66,7 @@ __attribute__((naked)) void HardFault_Handler(void)
         "1:\n\t"
         "mrs  r0, psp\n"
         "2:\n\t"
-        "ldr  r2, =stow__cm_fault_report\n\t"
+        "ldr  r2, =stow_cm_fault_report\n\t"
         "bx   r2\n\t"
         ".ltorg\n");
 }
@@ -57,44 +76,10 @@ void BusFault_Handler(void) __attribute__((alias("HardFault_Handler")));
 void UsageFault_Handler(void) __attribute__((alias("HardFault_Handler")));
 void SecureFault_Handler(void) __attribute__((alias("HardFault_Handler")));
 
-static void write_str(const char *s)
-{
-    size_t n = 0u;
-    while (s[n] != '\0') {
-        n++;
-    }
-    stow_port_write(s, n);
-}
-
-static void write_hex(uint32_t value)
-{
-    static const char digits[] = "0123456789abcdef";
-    char buf[10];
-    unsigned i;
-    buf[0] = '0';
-    buf[1] = 'x';
-    for (i = 0u; i < 8u; i++) {
-        buf[9u - i] = digits[value & 0xFu];
-        value >>= 4;
-    }
-    stow_port_write(buf, sizeof buf);
-}
-
-static void write_dec(uint32_t value)
-{
-    char buf[10];
-    size_t pos = sizeof buf;
-    do {
-        buf[--pos] = (char)('0' + (char)(value % 10u));
-        value /= 10u;
-    } while (value != 0u);
-    stow_port_write(&buf[pos], sizeof buf - pos);
-}
-
 static void write_reg(const char *name, uint32_t value)
 {
-    write_str(name);
-    write_hex(value);
+    stow__cm_write_text(name);
+    stow__cm_write_hex(value);
 }
 
 static const char *exception_name(uint32_t number)
@@ -135,8 +120,8 @@ static size_t write_bits(uint32_t value, const struct fault_bit *bits, size_t co
     size_t named = 0u;
     for (i = 0u; i < count; i++) {
         if ((value & (1u << bits[i].bit)) != 0u) {
-            write_str("  ");
-            write_str(bits[i].name);
+            stow__cm_write_text("  ");
+            stow__cm_write_text(bits[i].name);
             named++;
         }
     }
@@ -144,7 +129,7 @@ static size_t write_bits(uint32_t value, const struct fault_bit *bits, size_t co
 }
 #endif
 
-void stow__cm_fault_report(const uint32_t *frame, uint32_t exc_return)
+__attribute__((used)) void stow_cm_fault_report(const uint32_t *frame, uint32_t exc_return)
 {
     uint32_t ipsr;
     int stacked = 1;
@@ -161,33 +146,33 @@ void stow__cm_fault_report(const uint32_t *frame, uint32_t exc_return)
     __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
     ipsr &= 0x1FFu;
 
-    write_str("\nstow: fault: ");
-    write_str(exception_name(ipsr));
-    write_str(" (exception ");
-    write_dec(ipsr);
-    write_str(")\n");
+    stow__cm_write_text("\nstow: fault: ");
+    stow__cm_write_text(exception_name(ipsr));
+    stow__cm_write_text(" (exception ");
+    stow__cm_write_dec(ipsr);
+    stow__cm_write_text(")\n");
     if (stacked) {
         write_reg("  pc ", frame[6]);
         write_reg("  lr ", frame[5]);
         write_reg("  xpsr ", frame[7]);
-        write_str("\n");
+        stow__cm_write_text("\n");
     } else {
-        write_str("  (no exception frame: the stack push failed)\n");
+        stow__cm_write_text("  (no exception frame: the stack push failed)\n");
     }
     write_reg("  sp ", (uint32_t)(uintptr_t)frame);
     write_reg("  exc_return ", exc_return);
-    write_str("\n");
+    stow__cm_write_text("\n");
 #if STOW_CM_HAVE_CFSR
     write_reg("  cfsr ", cfsr);
     write_reg("  hfsr ", hfsr);
     write_reg("  mmfar ", mmfar);
     write_reg("  bfar ", bfar);
-    write_str("\n");
+    stow__cm_write_text("\n");
     {
         size_t named = write_bits(cfsr, cfsr_bits, sizeof cfsr_bits / sizeof cfsr_bits[0]);
         named += write_bits(hfsr, hfsr_bits, sizeof hfsr_bits / sizeof hfsr_bits[0]);
         if (named != 0u) {
-            write_str("\n");
+            stow__cm_write_text("\n");
         }
     }
 #endif

@@ -1,52 +1,31 @@
-/* port/cortex-m/port.c - the stow port for bare-metal Cortex-M (see stow/port.h).
+/* port/cortex-m/port.c - the library port for bare-metal Cortex-M (see stow/port.h).
  *
- *   output, exit   ARM semihosting (BKPT 0xAB): works under QEMU with
- *                  -semihosting-config enable=on,target=native, or under a
- *                  debugger that serves semihosting. Without one, BKPT faults.
- *   cycles         DWT CYCCNT when the core has one and it really counts; else
- *                  SysTick on the processor clock, widened to 32 bits by counting
- *                  its wraps in SysTick_Handler (defined here).
+ * What a production firmware links (with assert.c, or its own assert hook):
+ *
  *   critical       PRIMASK: enter saves it and masks, exit restores the saved
- *                  value, so pairs nest.
+ *                  value, so pairs nest. PRIMASK masks neither NMI nor HardFault,
+ *                  and it protects one core only.
+ *   write          weak default that discards the text. Define your own
+ *                  stow_port_write() (UART, SEGGER RTT, ITM...) in any object of
+ *                  your firmware and it replaces this one.
+ *   exit           weak default that halts: masks interrupts, keeps the status in
+ *                  stow__cm_exit_status for a debugger, and waits forever. Define
+ *                  your own stow_port_exit() to reset instead (for instance
+ *                  CMSIS's NVIC_SystemReset()).
  *
- * Architecture is picked with the compiler's __ARM_ARCH_* macros. On v6-M and
- * v8-M baseline the DWT registers are never touched (no CYCCNT there).
+ * This file defines no interrupt handler and never uses semihosting, so it links
+ * into a firmware next to any HAL or RTOS. Test and demo images add semihost.c
+ * (output and exit through a debugger or QEMU), cycles.c (stow_port_cycles and
+ * a SysTick_Handler) and fault.c (the fault reporter).
+ *
+ * It also holds the three small text writers that assert.c and fault.c share
+ * (port/cortex-m/writer.h); --gc-sections drops the ones an image does not use.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "stow/port.h"
-
-#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || \
-    defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
-#define STOW_CM_HAVE_DWT 1
-#else
-#define STOW_CM_HAVE_DWT 0 /* v6-M, v8-M baseline: no cycle counter */
-#endif
-
-#define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-
-/* System control space. */
-#define SCB_ICSR          REG32(0xE000ED04u)
-#define ICSR_PENDSTSET    (1u << 26)
-#define SYST_CSR          REG32(0xE000E010u)
-#define SYST_RVR          REG32(0xE000E014u)
-#define SYST_CVR          REG32(0xE000E018u)
-#define SYST_CSR_ENABLE   (1u << 0)
-#define SYST_CSR_TICKINT  (1u << 1)
-#define SYST_CSR_CLKSRC   (1u << 2) /* 1 = processor clock */
-#define SYST_MAX          0x00FFFFFFu
-
-#if STOW_CM_HAVE_DWT
-#define DEMCR             REG32(0xE000EDFCu)
-#define DEMCR_TRCENA      (1u << 24)
-#define DWT_CTRL          REG32(0xE0001000u)
-#define DWT_CTRL_CYCCNTENA (1u << 0)
-#define DWT_CTRL_NOCYCCNT (1u << 25)
-#define DWT_CYCCNT        REG32(0xE0001004u)
-#define DWT_LAR           REG32(0xE0001FB0u)
-#define DWT_LAR_KEY       0xC5ACCE55u
-#endif
+#include "writer.h"
 
 /* ---- critical sections ------------------------------------------------- */
 
@@ -62,185 +41,62 @@ void stow_port_critical_exit(uint32_t state)
     __asm__ volatile("msr primask, %0" : : "r"(state) : "memory");
 }
 
-/* ---- semihosting -------------------------------------------------------- */
+/* ---- output and exit: weak defaults ------------------------------------ */
 
-#define SEMI_SYS_OPEN          0x01u
-#define SEMI_SYS_WRITE         0x05u
-#define SEMI_SYS_EXIT_EXTENDED 0x20u
-#define SEMI_APP_EXIT          0x20026u /* ADP_Stopped_ApplicationExit */
-#define SEMI_MODE_W            4u       /* fopen "w": ":tt" then means stdout */
-
-static uint32_t semihost(uint32_t op, const void *arg)
+__attribute__((weak)) void stow_port_write(const char *text, size_t len)
 {
-    register uint32_t r0 __asm__("r0") = op;
-    register const void *r1 __asm__("r1") = arg;
-    /* "memory": the host reads the argument block and may write guest memory. */
-    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
-    return r0;
+    (void)text;
+    (void)len;
 }
 
-/* Handle of ":tt" opened for writing, + 1 (0 = not opened yet). */
-static uint32_t console_handle_plus1;
+/* The last status passed to the default stow_port_exit(), for a debugger. */
+volatile int stow__cm_exit_status;
 
-static uint32_t console_handle(void)
+__attribute__((weak)) void stow_port_exit(int status)
 {
-    if (console_handle_plus1 == 0u) {
-        static const char tt[] = ":tt";
-        const uint32_t args[3] = {(uint32_t)(uintptr_t)tt, SEMI_MODE_W, sizeof tt - 1u};
-        uint32_t h = semihost(SEMI_SYS_OPEN, args);
-        /* Open fails with -1: remember a handle anyway so that writes are
-         * attempted once each rather than reopening on every call. */
-        console_handle_plus1 = h + 1u;
-        /* cppcheck-suppress knownConditionTrueFalse ; h + 1 wraps to 0 when open fails (h = 0xFFFFFFFF) */
-        if (console_handle_plus1 == 0u) {
-            console_handle_plus1 = 1u;
-        }
-    }
-    return console_handle_plus1 - 1u;
-}
-
-void stow_port_write(const char *text, size_t len)
-{
-    uint32_t state;
-    uint32_t handle;
-    if (text == NULL || len == 0u) {
-        return;
-    }
-    state = stow_port_critical_enter(); /* one writer at a time, text stays whole */
-    handle = console_handle();
-    while (len > 0u) {
-        uint32_t chunk = len > 0x40000000u ? 0x40000000u : (uint32_t)len;
-        const uint32_t args[3] = {handle, (uint32_t)(uintptr_t)text, chunk};
-        /* SYS_WRITE returns the number of bytes NOT written. */
-        uint32_t left = semihost(SEMI_SYS_WRITE, args);
-        uint32_t done;
-        if (left >= chunk) {
-            break; /* nothing written: the console is gone, give up */
-        }
-        done = chunk - left;
-        text += done;
-        len -= done;
-    }
-    stow_port_critical_exit(state);
-}
-
-void stow_port_exit(int status)
-{
-    const uint32_t block[2] = {SEMI_APP_EXIT, (uint32_t)status};
-    (void)semihost(SEMI_SYS_EXIT_EXTENDED, block);
+    __asm__ volatile("cpsid i" : : : "memory");
+    stow__cm_exit_status = status;
     for (;;) {
-        /* No semihosting host took the exit: stop here. */
-        __asm__ volatile("" : : : "memory");
+        /* WFI wakes on a pending interrupt even while masked; go back to sleep. */
+        __asm__ volatile("wfi" : : : "memory");
     }
 }
 
-/* ---- cycle counter ------------------------------------------------------ */
+/* ---- text writers shared by assert.c and fault.c ----------------------- */
 
-enum { CLOCK_UNSET = 0, CLOCK_DWT = 1, CLOCK_SYSTICK = 2 };
-
-static volatile uint32_t clock_kind;    /* CLOCK_* */
-static volatile uint32_t systick_wraps; /* SysTick periods of 2^24 ticks elapsed */
-
-/* Counts SysTick wraps. Wired to exception 15 by the startup vector table. */
-void SysTick_Handler(void);
-void SysTick_Handler(void)
+void stow__cm_write_text(const char *text)
 {
-    systick_wraps = systick_wraps + 1u;
+    size_t n = 0u;
+    if (text == NULL) {
+        text = "?";
+    }
+    while (text[n] != '\0') {
+        n++;
+    }
+    stow_port_write(text, n);
 }
 
-#if STOW_CM_HAVE_DWT
-/* Enables CYCCNT and reports whether it advances (QEMU implements no DWT: it
- * reads as zero, so it never does). */
-static int dwt_counts(void)
+void stow__cm_write_dec(uint32_t value)
 {
-    uint32_t first;
-    uint32_t spin;
-    DEMCR = DEMCR | DEMCR_TRCENA;
-#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
-    /* Cortex-M7 locks its DWT against software writes until this key is
-     * written; cores without the lock ignore the write. */
-    DWT_LAR = DWT_LAR_KEY;
-#endif
-    if ((DWT_CTRL & DWT_CTRL_NOCYCCNT) != 0u) {
-        return 0;
-    }
-    DWT_CTRL = DWT_CTRL | DWT_CTRL_CYCCNTENA;
-    first = DWT_CYCCNT;
-    for (spin = 0u; spin < 16u; spin++) {
-        __asm__ volatile("nop");
-    }
-    return DWT_CYCCNT != first;
-}
-#endif
-
-static void clock_start(void)
-{
-    uint32_t spin;
-#if STOW_CM_HAVE_DWT
-    if (dwt_counts()) {
-        clock_kind = CLOCK_DWT;
-        return;
-    }
-#endif
-    SYST_CSR = 0u;
-    SYST_RVR = SYST_MAX;
-    SYST_CVR = 0u; /* any write clears the count and COUNTFLAG */
-    systick_wraps = 0u;
-    SYST_CSR = SYST_CSR_CLKSRC | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
-    /* The count stays 0 until the first reload: one clock on silicon, but
-     * under QEMU without -icount until its main loop gets round to the timer.
-     * Wait for it (bounded, in case SysTick has no clock), so that the first
-     * reading is not taken for a wrap that has not been signalled yet. */
-    for (spin = 0u; spin < 0x100000u && SYST_CVR == 0u; spin++) {
-    }
-    clock_kind = CLOCK_SYSTICK;
+    char buf[10]; /* "4294967295" */
+    size_t pos = sizeof buf;
+    do {
+        buf[--pos] = (char)('0' + (char)(value % 10u));
+        value /= 10u;
+    } while (value != 0u);
+    stow_port_write(&buf[pos], sizeof buf - pos);
 }
 
-uint32_t stow_port_cycles(void)
+void stow__cm_write_hex(uint32_t value)
 {
-    uint32_t state;
-    uint32_t wraps;
-    uint32_t count;
-    uint32_t kind = clock_kind;
-#if STOW_CM_HAVE_DWT
-    if (kind == CLOCK_DWT) {
-        return DWT_CYCCNT;
+    static const char digits[] = "0123456789abcdef";
+    char buf[10]; /* "0x" and eight digits */
+    unsigned i;
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (i = 0u; i < 8u; i++) {
+        buf[9u - i] = digits[value & 0xFu];
+        value >>= 4;
     }
-#endif
-    state = stow_port_critical_enter();
-    if (kind == CLOCK_UNSET) {
-        kind = clock_kind; /* an interrupt may have started it meanwhile */
-        if (kind == CLOCK_UNSET) {
-            clock_start();
-            /* cppcheck-suppress unreadVariable ; read below on cores with a DWT (not on v6-M, v8-M baseline) */
-            kind = clock_kind;
-        }
-#if STOW_CM_HAVE_DWT
-        if (kind == CLOCK_DWT) {
-            stow_port_critical_exit(state);
-            return DWT_CYCCNT;
-        }
-#endif
-    }
-    /* SysTick counts down 0xFFFFFF..1, 0, and pends its exception when it
-     * reaches 0 (not when it reloads), so a period is measured from the 0:
-     * ticks into it = (2^24 - count) mod 2^24.
-     * With interrupts masked the handler cannot count a wrap, but the wrap
-     * shows as PENDSTSET; if it is pending it happened before or after the
-     * first read of the count, so re-read the count, now surely from after
-     * the wrap.
-     * A count of 0 with nothing pending is a wrap not signalled yet: QEMU
-     * shows an expired SysTick as 0 until its main loop reloads it and pends
-     * the exception. (On silicon the 0 lasts one clock and is pended at once,
-     * and the handler needs longer than that to run and clear it.) */
-    count = SYST_CVR;
-    wraps = systick_wraps;
-    if ((SCB_ICSR & ICSR_PENDSTSET) != 0u) {
-        count = SYST_CVR;
-        wraps += 1u;
-    } else if (count == 0u) {
-        wraps += 1u;
-    }
-    stow_port_critical_exit(state);
-    return (wraps << 24) | ((0u - count) & SYST_MAX);
+    stow_port_write(buf, sizeof buf);
 }

@@ -11,9 +11,11 @@
  *
  * Every handler is a weak alias of Default_Handler, which prints "stow:
  * unexpected interrupt <n>" (or "exception <n>") and exits with status 2.
- * port/cortex-m/port.c defines SysTick_Handler and port/cortex-m/fault.c the
- * fault handlers; link them as object files (a weak alias does not pull a
- * member out of an archive).
+ * port/cortex-m/fault.c defines the fault handlers and port/cortex-m/cycles.c
+ * SysTick_Handler (test and benchmark images only). A weak alias does not pull
+ * a member out of an archive: link fault.c as an object, or from an archive
+ * with -Wl,-u,stow_cm_fault_report (cycles.o comes out of an archive anyway,
+ * for stow_port_cycles, and brings its handler along).
  */
 #include <stddef.h>
 #include <stdint.h>

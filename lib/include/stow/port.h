@@ -1,17 +1,32 @@
 /* stow/port.h - what stow needs from a platform.
  *
- * A port is a plain C file that defines the six functions below. The library
- * itself calls only stow_port_assert_failed() (on a contract violation, when
- * STOW_CHECK_LEVEL >= 1) and the critical-section pair (only in the functions
- * whose documentation says "ISR-safe"). Tests, benchmarks and demos use the rest.
+ * The library itself calls three of the functions below, and nothing else:
+ *   stow_port_assert_failed()    on a contract violation, at STOW_CHECK_LEVEL 1 or 2;
+ *   stow_port_critical_enter()   only in the functions whose documentation
+ *   stow_port_critical_exit()    says "ISR-safe" (the _isr variants).
+ * A production firmware therefore links only those. The other three serve what
+ * runs around the library: stow_port_write() is where the default assert hooks
+ * (and the tests, benchmarks, demos and fault reporter) send text,
+ * stow_port_exit() how they end, stow_port_cycles() what benchmarks time with.
  *
  * Ports that ship with stow:
- *   port/host/       POSIX: stdio output, exit(), monotonic clock, a mutex for
- *                    critical sections, and an assert hook that prints and aborts.
- *   port/cortex-m/   bare metal: ARM semihosting output and exit, DWT CYCCNT
- *                    (SysTick where the DWT does not count), PRIMASK critical
- *                    sections, an assert hook that prints and exits, and a
- *                    HardFault handler that prints the fault and exits non-zero.
+ *   port/cortex-m/port.c      the library port: PRIMASK critical sections; weak
+ *                             stow_port_write (discards) and stow_port_exit
+ *                             (masks interrupts, waits forever) that a firmware
+ *                             replaces by defining its own (UART or RTT output,
+ *                             a reset). No interrupt handler, no semihosting.
+ *   port/cortex-m/assert.c    assert hook: writes "stow: contract violation:
+ *                             <text> at <file>:<line>", then stow_port_exit(134).
+ *   Test, benchmark and demo images add:
+ *   port/cortex-m/semihost.c  output and exit by semihosting (never on a chip
+ *                             without a debugger: the BKPT locks it up);
+ *   port/cortex-m/cycles.c    stow_port_cycles: DWT CYCCNT, or SysTick with its
+ *                             own SysTick_Handler;
+ *   port/cortex-m/fault.c     HardFault (and MemManage, BusFault, UsageFault,
+ *                             SecureFault) reporter: prints the fault, exits 2.
+ *   port/host/port.c          POSIX: stdout, exit(), monotonic clock, a recursive
+ *                             mutex for critical sections;
+ *   port/host/assert.c        assert hook: prints to stderr and aborts.
  *
  * Writing your own: copy the closest port, keep the signatures, and keep each
  * function safe to call from any context your firmware calls stow from.
@@ -40,8 +55,10 @@ uint32_t stow_port_cycles(void);
 /* Writes len bytes of text to the platform's console. Need not be fast. */
 void stow_port_write(const char *text, size_t len);
 
-/* Ends the program with status (0 = success). Used by tests, benchmarks and
- * demos; under QEMU it becomes QEMU's exit status. Does not return. */
+/* Ends the program with status (0 = success). Used by the default assert hooks
+ * (status 134), the fault reporter (2), tests, benchmarks and demos; under QEMU
+ * with semihosting it becomes QEMU's exit status, on a device it is typically a
+ * reset. Does not return. */
 void stow_port_exit(int status);
 
 /* Masks interrupts (or takes the platform's lock) and returns the previous state,

@@ -2,9 +2,11 @@
 #
 #   make                      the library for the host and for Cortex-M0 and M4
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
-#   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386)
-#   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33,
-#                             callgrind on the host) and seed 004's showdown on the host
+#   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
+#                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
+#   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
+#                             and RV32IMAC, callgrind on the host) and seed 004's
+#                             showdown on the host
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -14,11 +16,12 @@
 #                             fragment and the ports under PREFIX (default /usr/local)
 #
 # Each goal checks for the tools it runs and nothing else (make: gcc and
-# gcc-arm-none-eabi; demo: gcc-arm-none-eabi and qemu-system-arm; test: those,
-# clang with its libFuzzer runtime and valgrind; lint: cppcheck and clang-tidy;
-# fuzz: clang; bench: valgrind, and gnuplot for its chart if it can). Missing ones
-# are installed with apt-get when make runs as root; otherwise it stops and
-# prints the command.
+# gcc-arm-none-eabi; demo: gcc-arm-none-eabi and qemu-system-arm, or for a RISC-V
+# board gcc-riscv64-unknown-elf and qemu-system-misc; test: all of those, clang
+# with its libFuzzer runtime, gcc-multilib, valgrind, cmake, pkg-config; lint:
+# cppcheck and clang-tidy; fuzz: clang; bench: valgrind, and gnuplot for its chart
+# if it can). Missing ones are installed with apt-get when make runs as root;
+# otherwise it stops and prints the command.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -76,6 +79,9 @@ $(1)_QEMU := $$(BOARD_QEMU)
 $(1)_RAM_KIB := $$(BOARD_RAM_KIB)
 endef
 $(foreach b,$(BOARDS),$(eval $(call LOAD_BOARD,$(b))))
+# The RISC-V boards take the same board.mk variables (see the RISC-V block).
+RV_BOARDS := riscv-virt sifive_e
+$(foreach b,$(RV_BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 .PHONY: all test test-host test-boards demo bench size check-freestanding check-headers \
         tools $(patsubst %,tools-%,$(TOOL_GOALS)) clean FORCE fuzz lint lint-cppcheck lint-tidy \
@@ -98,15 +104,19 @@ TOOL_cmake := cmake:cmake
 TOOL_pkgconfig := pkg-config:pkg-config
 TOOL_python := python3:python3
 TOOL_git := git:git
+TOOL_rv := riscv64-unknown-elf-gcc:gcc-riscv64-unknown-elf
+TOOL_qemurv := qemu-system-riscv32:qemu-system-misc
+TOOL_multilib := multilib:gcc-multilib
 TOOLS_all := gcc arm
-TOOLS_demo := arm qemu
-TOOLS_test := gcc arm qemu clang libfuzzer valgrind cmake pkgconfig python git
+TOOLS_demo = $(if $(filter $(BOARD),$(RV_BOARDS)),rv qemurv,arm qemu)
+TOOLS_test := gcc arm qemu rv qemurv multilib clang libfuzzer valgrind cmake pkgconfig python git
 TOOLS_lint := gcc arm cppcheck tidy
 TOOLS_fuzz := clang libfuzzer
-TOOLS_bench := gcc arm qemu valgrind
-TOOLS_size := arm
+TOOLS_bench := gcc arm qemu rv qemurv valgrind
+TOOLS_size := arm rv
 # `make tools`: everything any goal uses.
-TOOLS_tools := gcc arm qemu clang libfuzzer valgrind cppcheck tidy cmake pkgconfig python git
+TOOLS_tools := gcc arm qemu rv qemurv multilib clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
+               python git
 TOOL_GOALS := all demo test lint fuzz bench size tools
 tools: tools-tools
 # A static pattern rule, so that it applies to these phony targets.
@@ -116,6 +126,8 @@ $(patsubst %,tools-%,$(TOOL_GOALS)): tools-%:
 	    case "$${pair%%:*}" in \
 	    libfuzzer) ls "$$($(CC_clang) -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a \
 	                   >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
+	    multilib) case "$$($(CC_gcc) -m32 -print-file-name=libc.so 2>/dev/null)" in /*) ;; \
+	              *) missing="$$missing $${pair#*:}";; esac;; \
 	    *) command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
 	    esac; \
 	done; \
@@ -499,17 +511,21 @@ lint-analyzer:
 	done
 
 # ---------------------------------------------------------------- demo
-DEMO_BOARD := mps2-an386
+# make demo BOARD=<board>: another board (a RISC-V one: see the RISC-V block).
+DEMO_BOARD := $(or $(BOARD),mps2-an386)
 DEMOS := frame_scratch skirmish
 $(BUILD)/demo/%.elf: examples/%/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(DEMO_BOARD)_CFLAGS) $(INC) \
 	    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC) $< -lgcc -o $@
+DEMO_RV := $(filter $(DEMO_BOARD),$(RV_BOARDS))
+DEMO_DIR := $(BUILD)/demo$(if $(DEMO_RV),/$(DEMO_BOARD))
+DEMO_QEMU = $(if $(DEMO_RV),$(RV_QEMU),$(QEMU))
 demo: tools-demo
-	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/demo/%.elf,$(DEMOS))
+	@$(MAKE) --no-print-directory $(patsubst %,$(DEMO_DIR)/%.elf,$(DEMOS))
 	@for d in $(DEMOS); do \
 	    echo "== examples/$$d (QEMU $(DEMO_BOARD))"; \
-	    timeout $(QEMU_TIMEOUT) $(QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(BUILD)/demo/$$d.elf || exit 1; \
+	    timeout $(QEMU_TIMEOUT) $(DEMO_QEMU) $($(DEMO_BOARD)_QEMU) $(QEMU_RUN) -kernel $(DEMO_DIR)/$$d.elf || exit 1; \
 	    echo; \
 	done
 
@@ -592,9 +608,10 @@ bench:
 	@echo
 	@echo "Machine: $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)," \
 	    "$$(nproc) CPUs; $$($(CC_gcc) --version | head -n 1); $$($(ARM_CC) --version | head -n 1);" \
+	    "$$($(RV_CC) --version | head -n 1);" \
 	    "$$($(QEMU) --version | head -n 1); $$(valgrind --version)."
 	@echo
-	@echo "## Instructions per operation (-O2; QEMU -icount for Cortex-M, callgrind for $(HOST_ARCH))"
+	@echo "## Instructions per operation (-O2; QEMU -icount for Cortex-M and RV32IMAC, callgrind for $(HOST_ARCH))"
 	@echo
 	@cat $(BUILD)/bench/ops.md
 	@echo
@@ -605,6 +622,136 @@ bench:
 
 size: tools-size
 	@bench/size.sh
+
+# ---------------------------------------------------------------- RISC-V, -m32
+# RISC-V boards under qemu-system-riscv32, built with Debian's riscv64-unknown-elf-gcc
+# for rv32imac/ilp32 (targets/<board>/board.mk), and a 32-bit (-m32) host build.
+#   port: port/riscv/port.c (critical sections, weak write and exit), assert.c;
+#         test, bench and demo images add semihost.c, cycles.c and trap.c.
+# QEMU 7.2 carries out misaligned loads and stores on RISC-V without trapping
+# (the E31 of sifive_e traps them on silicon), so the test images check every
+# pointer's alignment in C instead (-fsanitize=alignment, which ends in an
+# ebreak that port/riscv/trap.c reports and fails the run), and are built with
+# -mstrict-align (GCC's default for these cores anyway): the compiler makes up no
+# misaligned access of its own, as -mno-unaligned-access on Cortex-M.
+# RV_BOARDS (riscv-virt, sifive_e) are loaded with the Cortex-M boards, above.
+RV_CC := riscv64-unknown-elf-gcc
+RV_NM := riscv64-unknown-elf-nm
+RV_QEMU := qemu-system-riscv32
+RV_SUPPORT := targets/riscv/startup.c targets/riscv/mem.c port/riscv/port.c port/riscv/semihost.c \
+              port/riscv/cycles.c port/riscv/trap.c
+RV_PORT_DEPS := $(RV_SUPPORT) port/riscv/assert.c linker/riscv.ld linker/stow.ld
+RV_FLAGS := -ffreestanding -ffunction-sections -fdata-sections -mstrict-align
+RV_TEST_FLAGS := -fsanitize=alignment -fsanitize-undefined-trap-on-error
+comma := ,
+RV_LINK := -nostdlib -Wl,--gc-sections -Tlinker/riscv.ld -Llinker
+
+RV_BOARD_RESULTS :=
+# $(1) board, $(2) optimisation, $(3) check level; optional: $(4) name of a core
+# variant, $(5) its compiler flags (instead of the board's), $(6) its QEMU options
+define RV_BOARD_TEST
+$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -$(2) -g $(RV_FLAGS) $(RV_TEST_FLAGS) $(or $(5),$($(1)_CFLAGS)) \
+	    -DSTOW_CHECK_LEVEL=$(3) -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
+	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) $(TEST_INC) $(RV_LINK) -Ltargets/$(1) \
+	    $(RV_SUPPORT) $(LIB_SRC) $(TEST_SRC) -lgcc -o $$@
+$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result: $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf FORCE
+	@tests/run.sh $(1)$(4)-$(2)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) $(6) $(QEMU_RUN) \
+	    -kernel $$<
+RV_BOARD_RESULTS += $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result
+endef
+# Both boards at every level and optimisation the Cortex-M boards run.
+$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O2,1)))
+$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),Os,0)))
+$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O0,2)))
+# RV32E (16 registers; the ilp32e ABI aligns 8-byte types and the stack to 4 only)
+# on virt's hart with I swapped for E. QEMU 7.2 does not refuse x16-x31 on such a
+# hart; the compiler uses none of them for -march=rv32emac.
+$(eval $(call RV_BOARD_TEST,riscv-virt,O2,1,-rv32e,-march=rv32emac -misa-spec=2.2 -mabi=ilp32e,\
+    -cpu rv32$(comma)e=on$(comma)i=off$(comma)h=off))
+# Proof that a trap fails a RISC-V test run: a misaligned load, a load from no
+# memory and an illegal instruction, each in an image built like the test images
+# (targets/riscv/trap_check.c), must end with the trap report and status 2.
+# $(1) board, $(2) case number, $(3) name, $(4) what the report must say
+define RV_TRAP_CHECK
+$(BUILD)/test/$(1)-trap-$(3)/check.elf: targets/riscv/trap_check.c $(RV_PORT_DEPS) $(LIB_DEPS) \
+    targets/$(1)/board.mk targets/$(1)/memory.ld Makefile
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(RV_TEST_FLAGS) $($(1)_CFLAGS) -DSTOW_TRAP_CHECK=$(2) \
+	    $(INC) $(RV_LINK) -Ltargets/$(1) $(RV_SUPPORT) $$< -lgcc -o $$@
+$(BUILD)/test/$(1)-trap-$(3)/result: $(BUILD)/test/$(1)-trap-$(3)/check.elf FORCE
+	@status=0; timeout 60 $(RV_QEMU) $($(1)_QEMU) $(QEMU_RUN) -kernel $$< >$$(@D)/log 2>&1 || status=$$$$?; \
+	if [ $$$$status -eq 2 ] && grep -q '$(4)' $$(@D)/log; then echo "1 0" >$$@; r="1 passed, 0 failed"; \
+	else echo "0 1" >$$@; r="0 passed, 1 failed"; cat $$(@D)/log; fi; \
+	printf '%-34s %s\n' $(1)-trap-$(3) "$$$$r"
+RV_BOARD_RESULTS += $(BUILD)/test/$(1)-trap-$(3)/result
+endef
+$(eval $(call RV_TRAP_CHECK,riscv-virt,1,misaligned,alignment check failed))
+$(eval $(call RV_TRAP_CHECK,sifive_e,2,access,load access fault))
+$(eval $(call RV_TRAP_CHECK,sifive_e,3,illegal,illegal instruction))
+BOARD_RESULTS += $(RV_BOARD_RESULTS)
+test-boards: $(RV_BOARD_RESULTS)
+
+# 32-bit x86 (gcc-multilib): size_t and pointers of 32 bits, 8-byte types aligned
+# to 4 in structures, on the host.
+M32_RESULTS :=
+$(foreach lvl,0 1 2,$(eval $(call HOST_TEST,host-gcc-m32-O2-L$(lvl),$(CC_gcc),\
+    -m32 -O2 -g -DSTOW_CHECK_LEVEL=$(lvl)))$(eval M32_RESULTS += $(BUILD)/test/host-gcc-m32-O2-L$(lvl)/result))
+test-host: $(M32_RESULTS)
+
+# lib/ for rv32imac (and rv32e) needs only stow_port_* and libgcc's helpers
+# (__mulsi3, __udivdi3... : names __<op><mode>i<n>), at -O2 and at -Os (where GCC
+# for RV32 turns any copy of more than a word into a memcpy call).
+.PHONY: check-freestanding-riscv
+check-freestanding: check-freestanding-riscv
+check-freestanding-riscv:
+	@mkdir -p $(BUILD)/freestanding-riscv
+	$(Q)for arch in rv32imac/ilp32 rv32emac/ilp32e; do for opt in O2 Os; do for lvl in 0 1 2; do \
+	    for src in $(LIB_SRC); do \
+	        $(RV_CC) $(STD) $(WARN) -$$opt -ffreestanding -march=$${arch%/*} -mabi=$${arch#*/} \
+	            -DSTOW_CHECK_LEVEL=$$lvl $(INC) -c $$src \
+	            -o $(BUILD)/freestanding-riscv/$${arch%/*}-$$opt-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	    done; \
+	done; done; done
+	$(Q)bad=$$($(RV_NM) -u $(BUILD)/freestanding-riscv/*.o | awk 'NF == 2 { print $$2 }' \
+	        | grep -vE '^(stow_port_|__[a-z]+[sdt]i[0-9]$$)' | sort -u); \
+	if [ -n "$$bad" ]; then echo "lib/ for rv32 needs symbols it may not: $$bad"; exit 1; fi
+	@echo "lib/ for rv32imac and rv32emac needs only stow_port_* and libgcc helpers"
+
+# make demo BOARD=riscv-virt (or sifive_e): the demos on a RISC-V board.
+define RV_DEMO
+$(BUILD)/demo/$(1)/%.elf: examples/%/main.c $(LIB_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $($(1)_CFLAGS) $(INC) $(RV_LINK) -Ltargets/$(1) \
+	    $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) $$< -lgcc -o $$@
+endef
+$(foreach b,$(RV_BOARDS),$(eval $(call RV_DEMO,$(b))))
+
+# make bench: instruction counts on riscv-virt (mcycle under -icount shift=0),
+# columns next to the Cortex-M ones.
+RV_BENCH_BOARDS := riscv-virt
+BENCH_CORE_riscv-virt := RV32IMAC
+RV_BENCH_ROWS :=
+# $(1) board, $(2) check level
+define RV_BENCH_IMAGE
+$(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_BOARD='"$(1)"' -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' \
+	    $(or $(BENCH_COUNTS_$(1)),$(BENCH_COUNTS)) $(INC) -Ibench -I$(BUILD)/gen $(RV_LINK) -Ltargets/$(1) \
+	    $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) $(BENCH_SRC) -lgcc -o $$@
+$(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
+	@timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
+	@mv $$@.tmp $$@
+RV_BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
+endef
+$(foreach b,$(RV_BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call RV_BENCH_IMAGE,$(b),$(l)))))
+# The table's columns follow the files: Cortex-M, then RV32IMAC, then the host.
+BENCH_ROWS := $(filter-out $(BUILD)/bench/host-%,$(BENCH_ROWS)) $(RV_BENCH_ROWS) \
+              $(filter $(BUILD)/bench/host-%,$(BENCH_ROWS))
+$(BUILD)/bench/ops.md: $(RV_BENCH_ROWS)
 
 clean:
 	rm -rf $(BUILD)

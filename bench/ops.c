@@ -4,8 +4,10 @@
  * executes exactly one guest instruction per virtual nanosecond, so the SysTick
  * counter (which stow_port_cycles() extends to 32 bits) measures instructions:
  * one tick is (1e9 / SysTick clock) of them (62.5 on the micro:bit, 40 on the
- * MPS2 AN386, 50 on the AN505). The tick is calibrated below against a loop of
- * known length, so no board's clock is assumed.
+ * MPS2 AN386, 50 on the AN505). On RISC-V (qemu-system-riscv32 -icount
+ * shift=0) stow_port_cycles() reads mcycle, which QEMU then derives from the
+ * instruction count: one tick is one instruction. The tick is calibrated below
+ * against a loop of known length, so no board's clock is assumed.
  * Host: run under callgrind; bench/callgrind.sh turns the lines printed here
  * into instruction counts.
  *
@@ -74,10 +76,14 @@ static void print_hundredths(uint32_t hundredths)
     stow_port_write(frac, sizeof frac);
 }
 
-/* 2 * n instructions (subs, bne) plus a few to enter and leave; n >= 1. */
+/* 2 * n instructions (subs, bne / addi, bnez) plus a few to enter and leave; n >= 1. */
 static __attribute__((noinline)) void known_loop(uint32_t n)
 {
+#if defined(__riscv)
+    __asm__ volatile("1:\taddi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+#else
     __asm__ volatile(".syntax unified\n1:\tsubs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
+#endif
 }
 
 static uint32_t calibrate(void)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # size.sh - code size of lib/, built as a firmware would build it (arm-none-eabi-gcc,
-# Thumb, soft float, -ffunction-sections -fdata-sections).
+# Thumb, soft float; riscv64-unknown-elf-gcc for rv32imac/ilp32; -ffunction-sections
+# -fdata-sections).
 #
 # 1. Objects: per core, one Markdown table with a row per module and the total of
 #    all five, a column per optimisation and check level. A cell is
@@ -15,29 +16,40 @@
 # 3. Where the bytes of each object go: its functions by size, for one core and
 #    configuration (SIZE_DETAIL, default cortex-m4 -Os L0).
 #
-#   SIZE_CPUS   cores        (default: cortex-m0 cortex-m3 cortex-m4 cortex-m33)
+#   SIZE_CPUS   cores        (default: cortex-m0 cortex-m3 cortex-m4 cortex-m33 rv32imac;
+#               a RISC-V core is named by its -march: rv32imac, rv32emac...)
 #   SIZE_OPTS   optimisation (default: Os O2)
 #   SIZE_LEVELS check levels (default: 0 1)
 #   SIZE_DETAIL "cpu opt level" for part 3, or "none"
 set -e
 cd "$(dirname "$0")/.."
-cpus=${SIZE_CPUS:-cortex-m0 cortex-m3 cortex-m4 cortex-m33}
+cpus=${SIZE_CPUS:-cortex-m0 cortex-m3 cortex-m4 cortex-m33 rv32imac}
 opts=${SIZE_OPTS:-Os O2}
 levels=${SIZE_LEVELS:-0 1}
 detail=${SIZE_DETAIL:-cortex-m4 Os 0}
 out=build/size
 mkdir -p "$out"
 modules=$(for f in lib/src/*.c; do basename "$f" .c; done)
-cc=arm-none-eabi-gcc
 flags="-std=c11 -pedantic -Werror -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections
-       -mthumb -mfloat-abi=soft -Ilib/include"
+       -Ilib/include"
+
+# use_cpu CPU: sets cc, the binutils prefix tp and the core's flags cpuflags.
+use_cpu() {
+    case $1 in
+    rv32e*) tp=riscv64-unknown-elf-; cpuflags="-march=$1 -mabi=ilp32e" ;;
+    rv32*) tp=riscv64-unknown-elf-; cpuflags="-march=$1 -mabi=ilp32" ;;
+    *) tp=arm-none-eabi-; cpuflags="-mthumb -mfloat-abi=soft -mcpu=$1" ;;
+    esac
+    cc=${tp}gcc
+}
 
 # sizes FILE...: the bytes of .text, .rodata, .data and .bss (each with its
-# -ffunction-sections / -fdata-sections parts) summed over the files.
+# -ffunction-sections / -fdata-sections parts, and RISC-V's small-data
+# .srodata, .sdata and .sbss) summed over the files.
 sizes() {
-    arm-none-eabi-size -A "$@" | awk '
-        $1 ~ /^\.text/ { t += $2 } $1 ~ /^\.rodata/ { r += $2 }
-        $1 ~ /^\.data/ { d += $2 } $1 ~ /^\.bss/ { b += $2 }
+    ${tp}size -A "$@" | awk '
+        $1 ~ /^\.text/ { t += $2 } $1 ~ /^\.s?rodata/ { r += $2 }
+        $1 ~ /^\.s?data/ { d += $2 } $1 ~ /^\.s?bss/ { b += $2 }
         END { print t + 0, r + 0, d + 0, b + 0 }'
 }
 
@@ -45,22 +57,23 @@ sizes() {
 symbol_bytes() {
     f=$1
     shift
-    arm-none-eabi-nm -S -t d "$f" | awk -v want=" $* " '
+    ${tp}nm -S -t d "$f" | awk -v want=" $* " '
         NF == 4 && index(want, " " $4 " ") { n += $2 } END { print n + 0 }'
 }
 
 # Builds everything, in parallel per configuration: the objects, then the hot-path
 # images, linked from the same objects.
 for cpu in $cpus; do
+    use_cpu "$cpu"
     for o in $opts; do for l in $levels; do
         for m in $modules; do
-            $cc $flags -"$o" -mcpu="$cpu" -DSTOW_CHECK_LEVEL="$l" -c "lib/src/$m.c" \
+            $cc $flags -"$o" $cpuflags -DSTOW_CHECK_LEVEL="$l" -c "lib/src/$m.c" \
                 -o "$out/$cpu-$o-L$l-$m.o" &
         done
         wait
         objs=$(for m in $modules; do printf '%s ' "$out/$cpu-$o-L$l-$m.o"; done)
         for h in $modules all; do
-            $cc $flags -"$o" -mcpu="$cpu" -DSTOW_CHECK_LEVEL="$l" -DHOT_"$h" bench/hot.c $objs \
+            $cc $flags -"$o" $cpuflags -DSTOW_CHECK_LEVEL="$l" -DHOT_"$h" bench/hot.c $objs \
                 -nostdlib -Wl,--gc-sections -Wl,-e,hot_main -lgcc -o "$out/$cpu-$o-L$l-hot-$h.elf" &
         done
         wait
@@ -82,10 +95,12 @@ cell() {
     printf ' |'
 }
 
-echo "## Code size in bytes ($($cc -dumpversion), Thumb, soft float, -ffunction-sections)"
+echo "## Code size in bytes (arm-none-eabi-gcc $(arm-none-eabi-gcc -dumpversion), Thumb, soft float;" \
+    "riscv64-unknown-elf-gcc $(riscv64-unknown-elf-gcc -dumpversion), ilp32; -ffunction-sections)"
 echo
 echo "### Objects: .text +.rodata / .data / .bss of lib/src/<module>.o, every function included"
 for cpu in $cpus; do
+    use_cpu "$cpu"
     echo
     header "$cpu" module
     for m in $modules all; do
@@ -109,6 +124,7 @@ echo "pool: alloc, free. arena: alloc, reset. genpool, slotmap: insert, get, rem
 echo "also data). packed: push, remove_at, data, count. Containers from DEFINE (no init)."
 echo "Not counted: each DEFINE'd container's struct, in .data, and its storage, in .stow.*."
 for cpu in $cpus; do
+    use_cpu "$cpu"
     echo
     header "$cpu" "hot path"
     for h in $modules all; do
@@ -124,6 +140,7 @@ done
 
 if [ "$detail" != none ]; then
     set -- $detail
+    use_cpu "$1"
     echo
     echo "### Where the bytes go: functions of each object, $1 -$2 L$3 (bytes of .text)"
     echo
@@ -133,7 +150,7 @@ if [ "$detail" != none ]; then
         obj="$out/$1-$2-L$3-$m.o"
         [ -r "$obj" ] || { echo "size.sh: SIZE_DETAIL names a build that was not made" >&2; exit 1; }
         printf '| %s | ' "$m"
-        arm-none-eabi-nm -S -t d --size-sort -r "$obj" | awk '
+        ${tp}nm -S -t d --size-sort -r "$obj" | awk '
             NF == 4 && $3 ~ /^[tT]$/ { printf "%s%s %d", sep, $4, $2; sep = ", " }'
         printf ' |\n'
     done

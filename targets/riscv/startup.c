@@ -1,0 +1,111 @@
+/* targets/riscv/startup.c - reset code for every RISC-V board (machine mode,
+ * one hart, no firmware underneath: QEMU's -bios none, or the board's mask ROM
+ * jumping to flash).
+ *
+ * _start (assembly, first in .init, at the start of FLASH: where the board's
+ * reset vector jumps) sets gp and sp, points mtvec at stow_riscv_trap_entry and
+ * calls stow__rv_reset, which copies .data from flash, zeroes .bss, (with
+ * -DSTOW_TEST_DIRTY_SECTIONS) fills the .stow region with 0xA5 so that tests
+ * prove stow never relies on zeroed storage, enables interrupts (mstatus.MIE,
+ * with every source off), calls main() and hands its return value to
+ * stow_port_exit().
+ *
+ * Linker symbols used (linker/riscv.ld defines them): __global_pointer$,
+ * __stack_top, __data_start, __data_end, __data_load, __bss_start, __bss_end,
+ * and with STOW_TEST_DIRTY_SECTIONS __stow_start, __stow_end (linker/stow.ld).
+ *
+ * stow_riscv_trap_entry is weak here: a stand-in that exits with status 2 (no
+ * report). port/riscv/trap.c defines the real one, which names the cause; link
+ * it as an object file (a weak reference does not pull a member out of an
+ * archive).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stow/port.h"
+
+#define STOW_RV_TRAP_STATUS 2
+
+extern uint32_t __data_start[];
+extern uint32_t __data_end[];
+extern const uint32_t __data_load[];
+extern uint32_t __bss_start[];
+extern uint32_t __bss_end[];
+#ifdef STOW_TEST_DIRTY_SECTIONS
+extern uint8_t __stow_start[];
+extern uint8_t __stow_end[];
+#endif
+
+int main(void);
+
+void stow__rv_reset(void);
+void stow__rv_default_trap(void);
+
+/* gp first, with relaxation off: the linker would otherwise turn the la of
+ * __global_pointer$ into an addi from gp itself. */
+__asm__(".section .init, \"ax\", @progbits\n\t"
+        ".globl _start\n\t"
+        ".type _start, @function\n"
+        "_start:\n\t"
+        ".option push\n\t"
+        ".option norelax\n\t"
+        "la gp, __global_pointer$\n\t"
+        ".option pop\n\t"
+        "la sp, __stack_top\n\t"
+        "la t0, stow_riscv_trap_entry\n\t"
+        "csrw mtvec, t0\n\t"
+        "j stow__rv_reset\n\t"
+        ".size _start, . - _start\n\t"
+
+        /* The weak stand-in for port/riscv/trap.c's entry, 4-byte aligned as
+         * mtvec requires. */
+        ".section .text.stow_riscv_trap_entry_default, \"ax\", @progbits\n\t"
+        ".weak stow_riscv_trap_entry\n\t"
+        ".type stow_riscv_trap_entry, @function\n\t"
+        ".balign 4\n"
+        "stow_riscv_trap_entry:\n\t"
+        "la sp, __stack_top\n\t"
+        "j stow__rv_default_trap\n\t"
+        ".size stow_riscv_trap_entry, . - stow_riscv_trap_entry\n\t"
+        ".text\n");
+
+void stow__rv_default_trap(void)
+{
+    stow_port_exit(STOW_RV_TRAP_STATUS);
+    for (;;) {
+    }
+}
+
+void stow__rv_reset(void)
+{
+    /* volatile: keeps GCC from turning these loops into memcpy/memset calls,
+     * which a -nostdlib image does not have. */
+    volatile uint32_t *dst;
+    const volatile uint32_t *src;
+    int status;
+
+    for (dst = __data_start, src = __data_load; dst < __data_end; dst++, src++) {
+        *dst = *src;
+    }
+    for (dst = __bss_start; dst < __bss_end; dst++) {
+        *dst = 0u;
+    }
+#ifdef STOW_TEST_DIRTY_SECTIONS
+    {
+        volatile uint8_t *p;
+        for (p = __stow_start; p < __stow_end; p++) {
+            *p = 0xA5u;
+        }
+    }
+#endif
+
+    /* As a Cortex-M leaves reset: interrupts enabled globally (mstatus.MIE), no
+     * source enabled (mie = 0), so that the critical sections have something to
+     * mask and a test can enable the one source it uses. */
+    __asm__ volatile("csrw mie, zero\n\tcsrsi mstatus, 8" : : : "memory");
+
+    status = main();
+    stow_port_exit(status);
+    for (;;) {
+    }
+}

@@ -262,11 +262,18 @@ $(BUILD)/gen/cxx_check.o: tests/cxx_check.cpp $(LIB_DEPS)
 # ---------------------------------------------------------------- freestanding
 # lib/ built for Cortex-M must need no symbol but the port's and libgcc's, and
 # include no header but the freestanding five and its own.
+# Also built without -ffreestanding (the "hosted" objects), as a firmware that
+# compiles everything with one set of flags may: GCC then turns fill and copy
+# loops into memset/memcpy calls unless they are marked (STOW__OPAQUE, internal.h).
 check-freestanding:
 	@mkdir -p $(BUILD)/freestanding
 	$(Q)for cpu in cortex-m0 cortex-m4; do for lvl in 0 1 2; do for src in $(LIB_SRC); do \
 	    $(ARM_CC) $(STD) $(WARN) -O2 -ffreestanding -mcpu=$$cpu -mthumb -DSTOW_CHECK_LEVEL=$$lvl \
 	        $(INC) -c $$src -o $(BUILD)/freestanding/$$cpu-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	    for opt in O2 O3; do \
+	        $(ARM_CC) $(STD) $(WARN) -$$opt -mcpu=$$cpu -mthumb -DSTOW_CHECK_LEVEL=$$lvl $(INC) -c $$src \
+	            -o $(BUILD)/freestanding/hosted-$$opt-$$cpu-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	    done; \
 	done; done; done
 	$(Q)bad=$$($(ARM_NM) -u $(BUILD)/freestanding/*.o | awk 'NF == 2 { print $$2 }' \
 	        | grep -vE '^(stow_port_|__aeabi_|__gnu_)' | sort -u); \

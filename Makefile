@@ -245,6 +245,26 @@ $(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_
 	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
 HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
 
+# ---- C++ compile-fail
+# A DEFINE inside a C++ class must not compile (tests/compile_fail_cxx/*.cpp, as
+# tests/compile_fail/ but C++: with -DSTOW_COMPILE_FAIL=0 each must compile, with
+# =1 it must not).
+$(BUILD)/test/compile-fail-cxx/result: $(wildcard tests/compile_fail_cxx/*.cpp) $(LIB_DEPS) FORCE
+	@mkdir -p $(@D); : >$(@D)/log; passed=0; failed=0; \
+	for src in tests/compile_fail_cxx/*.cpp; do \
+	    name=$$(basename $$src .cpp); \
+	    if ! $(CXX_CHECK) -std=c++11 -Wall -Wextra -Wpedantic -Werror $(INC) -DSTOW_COMPILE_FAIL=0 -c $$src \
+	            -o $(@D)/$$name.o >>$(@D)/log 2>&1; then \
+	        echo "FAIL $$name: does not compile even without the misuse" | tee -a $(@D)/log; \
+	        failed=$$((failed + 1)); \
+	    elif $(CXX_CHECK) -std=c++11 $(INC) -DSTOW_COMPILE_FAIL=1 -c $$src \
+	            -o $(@D)/$$name.o >>$(@D)/log 2>&1; then \
+	        echo "FAIL $$name: the misuse compiled" | tee -a $(@D)/log; failed=$$((failed + 1)); \
+	    else passed=$$((passed + 1)); fi; \
+	done; echo "$$passed $$failed" >$@; \
+	printf '%-34s %s passed, %s failed\n' compile-fail-cxx "$$passed" "$$failed"
+HOST_RESULTS += $(BUILD)/test/compile-fail-cxx/result
+
 test: tools
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
@@ -258,6 +278,26 @@ $(BUILD)/gen/cxx_check.o: tests/cxx_check.cpp $(LIB_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(CXX_CHECK) -std=c++11 -Wall -Wextra -Wpedantic -Werror $(INC) -c $< -o $@
 	@echo "headers compile as C++11"
+
+# ---- C++ strictness of the headers
+# (the C++ compile-fail checks are with the other results, above `test`)
+# check-headers-strict: tests/cxx_check.cpp with the warnings a C++ engine turns
+# on (old-style and useless casts, conversions, shadowing) as errors, with g++
+# and clang++, as C++11 and C++17: the DEFINE and typed macros expand cleanly in
+# a user's code compiled with plain -I. (Joins `make test` once every header is
+# clean.)
+CXX_STRICT := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wold-style-cast \
+              -Werror
+CXX_STRICT_g++ := -Wuseless-cast
+.PHONY: check-headers-strict
+check-headers-strict:
+	@mkdir -p $(BUILD)/gen
+	$(Q)for cxx in g++ clang++; do for std in c++11 c++17; do \
+	    $$cxx -std=$$std $(CXX_STRICT) $$([ $$cxx = g++ ] && echo $(CXX_STRICT_g++)) $(INC) \
+	        -c tests/cxx_check.cpp -o $(BUILD)/gen/cxx_check_strict.o || exit 1; \
+	done; done
+	@echo "headers compile as C++11 and C++17 with g++ and clang++, strict warnings as errors"
+
 
 # ---------------------------------------------------------------- freestanding
 # lib/ built for Cortex-M must need no symbol but the port's and libgcc's, and

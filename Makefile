@@ -427,6 +427,28 @@ $(BUILD)/test/link-archive/result: tests/link/archive.sh tests/link/fault_main.c
 	    -DSTOW_TEST_RAM_KIB=$($(LINK_BOARD)_RAM_KIB) $(TEST_INC)
 HOST_RESULTS += $(BUILD)/test/link-archive/result
 
+
+# ---- C++ compile-fail
+# A DEFINE inside a C++ class must not compile (tests/compile_fail_cxx/*.cpp, as
+# tests/compile_fail/ but C++: with -DSTOW_COMPILE_FAIL=0 each must compile, with
+# =1 it must not).
+$(BUILD)/test/compile-fail-cxx/result: $(wildcard tests/compile_fail_cxx/*.cpp) $(LIB_DEPS) FORCE
+	@mkdir -p $(@D); : >$(@D)/log; passed=0; failed=0; \
+	for src in tests/compile_fail_cxx/*.cpp; do \
+	    name=$$(basename $$src .cpp); \
+	    if ! $(CXX_CHECK) -std=c++11 -Wall -Wextra -Wpedantic -Werror $(INC) -DSTOW_COMPILE_FAIL=0 -c $$src \
+	            -o $(@D)/$$name.o >>$(@D)/log 2>&1; then \
+	        echo "FAIL $$name: does not compile even without the misuse" | tee -a $(@D)/log; \
+	        failed=$$((failed + 1)); \
+	    elif $(CXX_CHECK) -std=c++11 $(INC) -DSTOW_COMPILE_FAIL=1 -c $$src \
+	            -o $(@D)/$$name.o >>$(@D)/log 2>&1; then \
+	        echo "FAIL $$name: the misuse compiled" | tee -a $(@D)/log; failed=$$((failed + 1)); \
+	    else passed=$$((passed + 1)); fi; \
+	done; echo "$$passed $$failed" >$@; \
+	printf '%-34s %s passed, %s failed\n' compile-fail-cxx "$$passed" "$$failed"
+HOST_RESULTS += $(BUILD)/test/compile-fail-cxx/result
+
+
 test: tools-test
 	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
@@ -441,14 +463,41 @@ $(BUILD)/gen/cxx_check.o: tests/cxx_check.cpp $(LIB_DEPS)
 	$(Q)$(CXX_CHECK) -std=c++11 -Wall -Wextra -Wpedantic -Werror $(INC) -c $< -o $@
 	@echo "headers compile as C++11"
 
+# ---- C++ strictness of the headers
+# (the C++ compile-fail checks are with the other results, above `test`)
+# check-headers-strict: tests/cxx_check.cpp with the warnings a C++ engine turns
+# on (old-style and useless casts, conversions, shadowing) as errors, with g++
+# and clang++, as C++11 and C++17: the DEFINE and typed macros expand cleanly in
+# a user's code compiled with plain -I. (Joins `make test` once every header is
+# clean.)
+CXX_STRICT := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wold-style-cast \
+              -Werror
+CXX_STRICT_g++ := -Wuseless-cast
+.PHONY: check-headers-strict
+check-headers-strict:
+	@mkdir -p $(BUILD)/gen
+	$(Q)for cxx in g++ clang++; do for std in c++11 c++17; do \
+	    $$cxx -std=$$std $(CXX_STRICT) $$([ $$cxx = g++ ] && echo $(CXX_STRICT_g++)) $(INC) \
+	        -c tests/cxx_check.cpp -o $(BUILD)/gen/cxx_check_strict.o || exit 1; \
+	done; done
+	@echo "headers compile as C++11 and C++17 with g++ and clang++, strict warnings as errors"
+
+
 # ---------------------------------------------------------------- freestanding
 # lib/ built for Cortex-M must need no symbol but the port's and libgcc's, and
 # include no header but the freestanding five and its own.
+# Also built without -ffreestanding (the "hosted" objects), as a firmware that
+# compiles everything with one set of flags may: GCC then turns fill and copy
+# loops into memset/memcpy calls unless they are marked (STOW__OPAQUE, internal.h).
 check-freestanding:
 	@mkdir -p $(BUILD)/freestanding
 	$(Q)for cpu in cortex-m0 cortex-m4; do for lvl in 0 1 2; do for src in $(LIB_SRC); do \
 	    $(ARM_CC) $(STD) $(WARN) -O2 -ffreestanding -mcpu=$$cpu -mthumb -DSTOW_CHECK_LEVEL=$$lvl \
 	        $(INC) -c $$src -o $(BUILD)/freestanding/$$cpu-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	    for opt in O2 O3; do \
+	        $(ARM_CC) $(STD) $(WARN) -$$opt -mcpu=$$cpu -mthumb -DSTOW_CHECK_LEVEL=$$lvl $(INC) -c $$src \
+	            -o $(BUILD)/freestanding/hosted-$$opt-$$cpu-L$$lvl-$$(basename $$src .c).o || exit 1; \
+	    done; \
 	done; done; done
 	$(Q)bad=$$($(ARM_NM) -u $(BUILD)/freestanding/*.o | awk 'NF == 2 { print $$2 }' \
 	        | grep -vE '^(stow_port_|__aeabi_|__gnu_)' | sort -u); \

@@ -1,5 +1,6 @@
 // cxx_check.cpp - the public headers compile as C++11, DEFINE macros included.
-// Built (not run) by `make test`.
+// Built (not run) by `make test` (check-headers), and by check-headers-strict
+// with -Wold-style-cast, -Wuseless-cast, -Wconversion and more as errors.
 #include "stow/stow.h"
 
 STOW_ARENA_DEFINE(cxx_arena, 64);
@@ -14,6 +15,12 @@ STOW_SLOTMAP_DEFINE_TYPED_STATIC(cxx_slotmap_typed, double, 3);
 STOW_SLOTMAP_DEFINE_TYPED(cxx_slotmap_typed_extern, char, 5);
 STOW_PACKED_DEFINE(cxx_packed, int, 4);
 STOW_PACKED_DEFINE_STATIC(cxx_packed_static, char, 3);
+// Capacities of other types than int, and DEFINEs in a namespace.
+namespace cxx_ns {
+STOW_ARENA_DEFINE(arena_u, 64u);
+STOW_POOL_DEFINE(pool_z, int, sizeof(double));
+STOW_PACKED_DEFINE_STATIC(packed_u32, double, UINT32_C(2));
+} // namespace cxx_ns
 
 int stow_cxx_check(void);
 int stow_cxx_check(void)
@@ -29,11 +36,20 @@ int stow_cxx_check(void)
     cxx_genpool_typed_handle_t t = cxx_genpool_typed_insert(&two);
     cxx_slotmap_typed_handle_t st = cxx_slotmap_typed_insert(&one);
     char *pushed = STOW_PACKED_PUSH(&cxx_packed_static, char);
+    int *ints = STOW_ARENA_NEW_ARRAY(&cxx_ns::arena_u, int, sizeof(int));
+    int *pooled = STOW_POOL_NEW(&cxx_ns::pool_z, int);
+    double *pd = STOW_PACKED_PUSH(&cxx_ns::packed_u32, double);
+    double *pa = STOW_PACKED_AT(&cxx_ns::packed_u32, double, 0u);
+    double *pdata = STOW_PACKED_DATA(&cxx_ns::packed_u32, double);
+    size_t bytes = STOW_ARENA_BYTES(16) + STOW_POOL_BYTES(sizeof(int), alignof(int), 4) +
+                   STOW_POOL_BYTES(3u, 0u, 2u) + STOW_PACKED_BYTES(sizeof(int), 0, 4u) +
+                   STOW_POOL_STRIDE(1, 1) + STOW_POOL_BLOCK_ALIGN(0u) + STOW_PACKED_ALIGN(2);
     bool ok = stow_handle_is_null(h) && x != nullptr && xs != nullptr && d != nullptr && c != nullptr &&
               stow_genpool_get(&cxx_genpool, stow_genpool_insert(&cxx_genpool, &one)) != nullptr &&
               !stow_handle_is_null(stow_genpool_insert(&cxx_genpool_static, &letter)) &&
               cxx_genpool_typed_get(t) != nullptr && cxx_slotmap_typed_get(st) != nullptr &&
               stow_slotmap_get(&cxx_slotmap, stow_slotmap_insert(&cxx_slotmap, &two)) != nullptr &&
-              pushed != nullptr && stow_packed_push(&cxx_packed) != nullptr;
+              pushed != nullptr && stow_packed_push(&cxx_packed) != nullptr && ints != nullptr &&
+              pooled != nullptr && pd == pa && pa == pdata && bytes != 0u;
     return ok ? 0 : 1;
 }

@@ -11,7 +11,8 @@ static struct {
     uint32_t expected_seen;  /* violations while expecting */
     uint32_t violations;     /* all violations of the run */
     uint32_t rand_state;
-} run = {0u, 0u, NULL, false, false, 0u, 0u, 2463534242u};
+    const char *last_violation; /* the hook's expr, last call */
+} run = {0u, 0u, NULL, false, false, 0u, 0u, 2463534242u, ""};
 
 static size_t text_length(const char *text)
 {
@@ -86,6 +87,7 @@ bool stow_test_case_failed(void) { return run.case_failed; }
 void stow_port_assert_failed(const char *expr, const char *file, int line)
 {
     run.violations++;
+    run.last_violation = expr != NULL ? expr : "(NULL)";
     if (run.expecting) {
         run.expected_seen++;
         return;
@@ -111,6 +113,17 @@ bool stow_test_saw_violation(const char *file, int line, const char *text)
 }
 
 uint32_t stow_test_violations(void) { return run.violations; }
+
+const char *stow_test_last_violation(void) { return run.last_violation; }
+
+bool stow_test_same_text(const char *a, const char *b)
+{
+    size_t i = 0u;
+    while (a[i] != '\0' && a[i] == b[i]) {
+        i++;
+    }
+    return a[i] == b[i];
+}
 
 void stow_test_run(const char *name, void (*fn)(void))
 {

@@ -81,6 +81,24 @@
             return;                                                                   \
         }                                                                             \
     } while (0)
+/* The same, and the hook got exactly text (what a user reads: "stow_pool_free:
+ * double free"), or "" when built with STOW_ASSERT_TEXT 0. */
+#define EXPECT_VIOLATION_TEXT(expr, text)                                             \
+    do {                                                                              \
+        stow_test_expect_violation();                                                 \
+        expr;                                                                         \
+        if (!stow_test_saw_violation(__FILE__, __LINE__, #expr)) {                   \
+            return;                                                                   \
+        }                                                                             \
+        if (!stow_test_check(stow_test_same_text(stow_test_last_violation(),          \
+                                                 STOW_CHECK_TEXT(text)),              \
+                             __FILE__, __LINE__, "the hook got: " text)) {            \
+            stow_test_print("  it got: ");                                            \
+            stow_test_print(stow_test_last_violation());                              \
+            stow_test_print("\n");                                                    \
+            return;                                                                   \
+        }                                                                             \
+    } while (0)
 #endif
 
 /* AddressSanitizer builds poison the memory containers take back (see
@@ -109,6 +127,10 @@ void stow_test_expect_violation(void);
 bool stow_test_saw_violation(const char *file, int line, const char *text);
 /* The number of contract violations reported since the run began. */
 uint32_t stow_test_violations(void);
+/* The text the last violation handed the hook (its expr), or "" before any. */
+const char *stow_test_last_violation(void);
+/* True when the two texts are equal. */
+bool stow_test_same_text(const char *a, const char *b);
 /* Index of the first byte where a and b differ, or n when they are equal. */
 size_t stow_test_first_difference(const void *a, const void *b, size_t n);
 void stow_test_copy(void *dst, const void *src, size_t n);

@@ -27,6 +27,10 @@ static void fresh(stow_arena_t *a, unsigned char *buf, size_t size)
     CHECK(stow_arena_check(a));
 }
 
+struct vec3 {
+    int32_t x, y, z;
+};
+
 static uint32_t fails_of(const stow_arena_t *a)
 {
     stow_stats_t s;
@@ -107,17 +111,53 @@ TEST(arena_alloc_zero_align_means_default)
     CHECK_EQ((uintptr_t)p % STOW_DEFAULT_ALIGN, 0);
 }
 
-TEST(arena_alloc_zero_size_gives_distinct_aligned_pointer)
+/* Size 0 is a request for one byte: every call gives a unique, aligned, non-NULL
+ * pointer that costs at most one alignment step, whatever the alignment (0
+ * included), through alloc, alloc_zeroed, alloc_array and the macros alike; it
+ * is refused (NULL, a fail) only where one byte at that alignment is refused. */
+TEST(arena_size_zero_is_a_unique_aligned_one_byte_request)
 {
-    fresh(&arena_a, buf_a, 64);
-    void *p = stow_arena_alloc(&arena_a, 0, 8);
-    CHECK_NOT_NULL(p);
-    CHECK_EQ((uintptr_t)p % 8, 0);
-    CHECK_NOT_NULL(stow_arena_alloc(&arena_a, 64, 1));
-    /* full: size 0 with no padding needed still gives a pointer, at the end */
-    void *q = stow_arena_alloc(&arena_a, 0, 1);
-    CHECK_PTR_EQ(q, buf_a + 64);
+    const size_t d = STOW_DEFAULT_ALIGN;
+    fresh(&arena_a, buf_a, 4 * d);
+    unsigned char *p = (unsigned char *)stow_arena_alloc(&arena_a, 0, 0);
+    unsigned char *q = (unsigned char *)stow_arena_alloc(&arena_a, 0, 0);
+    CHECK_PTR_EQ(p, buf_a);
+    CHECK_PTR_EQ(q, buf_a + d); /* unique: p took one byte, q the next aligned one */
+    CHECK_EQ(stow_arena_used(&arena_a), d + 1); /* one alignment step each, at most */
+    unsigned char *r = (unsigned char *)stow_arena_alloc(&arena_a, 0, 1);
+    CHECK_PTR_EQ(r, buf_a + d + 1);
+    unsigned char *z = (unsigned char *)stow_arena_alloc_zeroed(&arena_a, 0, 2);
+    CHECK_PTR_EQ(z, buf_a + d + 2);
+    unsigned char *e = (unsigned char *)stow_arena_alloc_array(&arena_a, 0, 4, 0);
+    CHECK_PTR_EQ(e, buf_a + 2 * d);
+    unsigned char *f = (unsigned char *)stow_arena_alloc_array(&arena_a, 5, 0, 1);
+    CHECK_PTR_EQ(f, buf_a + 2 * d + 1);
+    struct vec3 *v = STOW_ARENA_NEW_ARRAY(&arena_a, struct vec3, 0);
+    CHECK_PTR_EQ(v, buf_a + 2 * d + 4);
     CHECK_EQ(fails_of(&arena_a), 0);
+    /* room for one more byte at the default alignment and none after it */
+    CHECK_NOT_NULL(stow_arena_alloc(&arena_a, 4 * d - (2 * d + 5) - d, 1));
+    CHECK_EQ(stow_arena_used(&arena_a), 3 * d);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 0, 0), buf_a + 3 * d);
+    CHECK_NOT_NULL(stow_arena_alloc(&arena_a, d - 1, 1)); /* full */
+    stow_arena_t before;
+    stow_test_copy(&before, &arena_a, sizeof arena_a);
+    CHECK_NULL(stow_arena_alloc(&arena_a, 0, 1)); /* as a one-byte request would be */
+    CHECK_NULL(stow_arena_alloc_zeroed(&arena_a, 0, 0));
+    CHECK_NULL(stow_arena_alloc_array(&arena_a, 0, 0, 0));
+    CHECK_EQ(fails_of(&arena_a), 3);
+    before.fails = 3;
+    CHECK_BYTES_EQ(&before, &arena_a, sizeof arena_a);
+    CHECK(stow_arena_check(&arena_a));
+    /* in a chain, size 0 moves on to the next block like any request */
+    fresh(&arena_a, buf_a, 8);
+    fresh(&arena_b, buf_b, 8);
+    stow_arena_chain(&arena_a, &arena_b);
+    CHECK_NOT_NULL(stow_arena_alloc(&arena_a, 8, 1));
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 0, 0), buf_b);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 0, 0), NULL); /* buf_b + 1 is not aligned, 8 bytes */
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 0, 1), buf_b + 1);
+    CHECK_EQ(fails_of(&arena_a), 1);
     CHECK(stow_arena_check(&arena_a));
 }
 
@@ -168,10 +208,6 @@ TEST(arena_alloc_zeroed_zeroes)
     CHECK_NULL(stow_arena_alloc_zeroed(&arena_a, 100, 1));
     CHECK_EQ(fails_of(&arena_a), 1);
 }
-
-struct vec3 {
-    int32_t x, y, z;
-};
 
 TEST(arena_new_and_new_array)
 {
@@ -439,6 +475,139 @@ TEST(arena_violations_leave_the_arena_unchanged)
     CHECK(stow_arena_check(&arena_a));
     CHECK(stow_arena_check(&arena_c));
 }
+/* What reaches the assert hook: the public function's name and the misuse in
+ * words a user can act on ("" with STOW_ASSERT_TEXT 0). */
+TEST(arena_violations_name_the_call_and_the_misuse)
+{
+    fresh(&arena_a, buf_a, 128);
+    fresh(&arena_b, buf_b, 128);
+    fresh(&arena_c, buf_c, 128);
+    stow_arena_chain(&arena_a, &arena_b);
+    stow_arena_mark_t m = stow_arena_mark(&arena_a);
+    CHECK_NOT_NULL(stow_arena_alloc(&arena_a, 4, 4));
+    stow_arena_mark_t above = stow_arena_mark(&arena_a);
+    stow_arena_rewind(&arena_a, m);
+    void *p = &p;
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_arena_init(NULL, buf_a, 8)),
+                          "stow_arena_init: arena is NULL");
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc(NULL, 8, 8), "stow_arena_alloc: arena is NULL");
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc(&arena_a, 8, 3),
+                          "stow_arena_alloc: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc_zeroed(&arena_a, 8, 6),
+                          "stow_arena_alloc_zeroed: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc_array(&arena_a, 1, 8, 24),
+                          "stow_arena_alloc_array: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc(&arena_b, 8, 8),
+                          "stow_arena_alloc: called on a block chained into another arena");
+    CHECK_NULL(p);
+    EXPECT_VIOLATION_TEXT((void)stow_arena_mark(&arena_b),
+                          "stow_arena_mark: called on a block chained into another arena");
+    EXPECT_VIOLATION_TEXT(stow_arena_rewind(&arena_a, above),
+                          "stow_arena_rewind: mark is not from this arena or lies above the "
+                          "current position");
+    EXPECT_VIOLATION_TEXT(stow_arena_reset(&arena_b),
+                          "stow_arena_reset: called on a block chained into another arena");
+    EXPECT_VIOLATION_TEXT(stow_arena_chain(&arena_a, NULL), "stow_arena_chain: next is NULL");
+    EXPECT_VIOLATION_TEXT(stow_arena_chain(&arena_a, &arena_a),
+                          "stow_arena_chain: next is the arena itself");
+    EXPECT_VIOLATION_TEXT(stow_arena_chain(&arena_c, &arena_b),
+                          "stow_arena_chain: next is chained already, or a block of its chain "
+                          "was initialised again");
+    CHECK_NOT_NULL(stow_arena_alloc(&arena_c, 1, 1));
+    EXPECT_VIOLATION_TEXT(stow_arena_chain(&arena_a, &arena_c),
+                          "stow_arena_chain: next has memory in use");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_arena_used(&arena_b), 0),
+                          "stow_arena_used: called on a block chained into another arena");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_arena_capacity(NULL), 0),
+                          "stow_arena_capacity: arena is NULL");
+    EXPECT_VIOLATION_TEXT(stow_arena_stats(&arena_a, NULL), "stow_arena_stats: out is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_arena_check(NULL)), "stow_arena_check: arena is NULL");
+    CHECK(stow_arena_check(&arena_a));
+}
+
+/* stow_arena_init() on a block chained into another arena. init cannot see it
+ * (the object it is given may hold anything before init, so it reads nothing
+ * from it) and returns true; the head of the chain reports it at its next call
+ * that reaches the block, before it hands out or gives back any of the block's
+ * bytes, and changes nothing. */
+TEST(arena_init_of_a_chained_block_is_reported_by_its_head)
+{
+    void *p = &p;
+    stow_stats_t s;
+    /* the head's current block is initialised again: every call reports it */
+    fresh(&arena_a, buf_a, 64);
+    fresh(&arena_b, buf_b, 64);
+    stow_arena_chain(&arena_a, &arena_b);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 64, 1), buf_a);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 8, 1), buf_b);
+    stow_arena_mark_t m = stow_arena_mark(&arena_a);
+    CHECK(stow_arena_init(&arena_b, buf_b, 64));
+    stow_arena_t before;
+    stow_test_copy(&before, &arena_a, sizeof arena_a);
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc(&arena_a, 8, 1),
+                          "stow_arena_alloc: a block of its chain was initialised again");
+    CHECK_NULL(p);
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc_zeroed(&arena_a, 8, 1),
+                          "stow_arena_alloc_zeroed: a block of its chain was initialised again");
+    EXPECT_VIOLATION(p = stow_arena_alloc_array(&arena_a, 1, 8, 1));
+    CHECK_NULL(p);
+    EXPECT_VIOLATION((void)stow_arena_mark(&arena_a));
+    EXPECT_VIOLATION(stow_arena_rewind(&arena_a, m));
+    EXPECT_VIOLATION(stow_arena_reset(&arena_a));
+    EXPECT_VIOLATION((void)stow_arena_used(&arena_a));
+    EXPECT_VIOLATION((void)stow_arena_capacity(&arena_a));
+    EXPECT_VIOLATION(stow_arena_stats(&arena_a, &s));
+    EXPECT_VIOLATION(stow_arena_chain(&arena_a, &arena_c));
+    CHECK_BYTES_EQ(&before, &arena_a, sizeof arena_a);
+    CHECK_FALSE(stow_arena_check(&arena_a));
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_b, 8, 1), buf_b); /* b is an arena of its own now */
+    CHECK(stow_arena_check(&arena_b));
+
+    /* a block after the current one: the head refuses to move into it */
+    fresh(&arena_a, buf_a, 64);
+    fresh(&arena_b, buf_b, 64);
+    fresh(&arena_c, buf_c, 64);
+    stow_arena_chain(&arena_a, &arena_b);
+    stow_arena_chain(&arena_a, &arena_c);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 60, 1), buf_a);
+    CHECK(stow_arena_init(&arena_b, buf_b, 64));
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 4, 1), buf_a + 60); /* room in a: nothing to see */
+    CHECK_EQ(stow_arena_used(&arena_a), 64);                     /* nor up to the position */
+    stow_test_copy(&before, &arena_a, sizeof arena_a);
+    EXPECT_VIOLATION_TEXT(p = stow_arena_alloc(&arena_a, 1, 1),
+                          "stow_arena_alloc: a block of its chain was initialised again");
+    CHECK_NULL(p);
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_arena_capacity(&arena_a), 0),
+                          "stow_arena_capacity: a block of its chain was initialised again");
+    CHECK_BYTES_EQ(&before, &arena_a, sizeof arena_a);
+    CHECK_EQ(arena_a.fails, 0); /* read directly: stats() would report the chain */
+
+    /* a block before the current one, full of the head's allocations: rewind,
+     * reset, used and stats report it (alloc in a later block cannot see it) */
+    fresh(&arena_a, buf_a, 64);
+    fresh(&arena_b, buf_b, 64);
+    fresh(&arena_c, buf_c, 64);
+    stow_arena_chain(&arena_a, &arena_b);
+    stow_arena_chain(&arena_a, &arena_c);
+    m = stow_arena_mark(&arena_a);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 64, 1), buf_a);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 64, 1), buf_b);
+    CHECK_PTR_EQ(stow_arena_alloc(&arena_a, 8, 1), buf_c);
+    CHECK(stow_arena_init(&arena_b, buf_b, 64));
+    stow_test_copy(&before, &arena_a, sizeof arena_a);
+    EXPECT_VIOLATION_TEXT(stow_arena_reset(&arena_a),
+                          "stow_arena_reset: a block of its chain was initialised again");
+    EXPECT_VIOLATION_TEXT(stow_arena_rewind(&arena_a, m),
+                          "stow_arena_rewind: a block of its chain was initialised again");
+    EXPECT_VIOLATION((void)stow_arena_used(&arena_a));
+    EXPECT_VIOLATION(stow_arena_stats(&arena_a, &s));
+    CHECK_BYTES_EQ(&before, &arena_a, sizeof arena_a);
+    CHECK_FALSE(stow_arena_check(&arena_a));
+    /* initialising the head again starts it over */
+    CHECK(stow_arena_init(&arena_a, buf_a, 64));
+    CHECK(stow_arena_check(&arena_a));
+}
+
 #endif
 
 #if STOW_CHECK_LEVEL >= 2
@@ -557,7 +726,7 @@ void stow_test_suite_arena(void)
     RUN(arena_init_refuses_bad_buffers);
     RUN(arena_alloc_honours_every_alignment);
     RUN(arena_alloc_zero_align_means_default);
-    RUN(arena_alloc_zero_size_gives_distinct_aligned_pointer);
+    RUN(arena_size_zero_is_a_unique_aligned_one_byte_request);
     RUN(arena_allocations_are_disjoint_and_sequential);
     RUN(arena_full_returns_null_counts_fail_and_changes_nothing);
     RUN(arena_alloc_zeroed_zeroes);
@@ -571,6 +740,8 @@ void stow_test_suite_arena(void)
     RUN(arena_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(arena_violations_leave_the_arena_unchanged);
+    RUN(arena_violations_name_the_call_and_the_misuse);
+    RUN(arena_init_of_a_chained_block_is_reported_by_its_head);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(arena_level2_poisons_and_catches_writes_after_rewind);

@@ -231,7 +231,38 @@ TEST(packed_violations_leave_the_array_unchanged)
     CHECK_BYTES_EQ(before_buf, pbuf, sizeof before_buf);
     CHECK(stow_packed_check(&arr));
 }
+/* What reaches the assert hook: the public function's name and the misuse in
+ * words a user can act on ("" with STOW_ASSERT_TEXT 0). */
+TEST(packed_violations_name_the_call_and_the_misuse)
+{
+    fresh_u32(&arr, 6);
+    CHECK_CALL(push_u32(&arr, 1));
+    void *p = &p;
+    stow_stats_t s;
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_packed_init(NULL, pbuf, 40, 4, 4, 4)),
+                          "stow_packed_init: array is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_packed_init(&arr, pbuf, 40, 4, 6, 4)),
+                          "stow_packed_init: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(p = stow_packed_push(NULL), "stow_packed_push: array is NULL");
+    EXPECT_VIOLATION_TEXT(stow_packed_remove_at(NULL, 0), "stow_packed_remove_at: array is NULL");
+    EXPECT_VIOLATION_TEXT(stow_packed_remove_at(&arr, 1),
+                          "stow_packed_remove_at: index is not below the count");
+    EXPECT_VIOLATION_TEXT(p = stow_packed_at(&arr, 1),
+                          "stow_packed_at: index is not below the count");
+    EXPECT_VIOLATION_TEXT(p = stow_packed_data(NULL), "stow_packed_data: array is NULL");
+    CHECK_NULL(p);
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_packed_count(NULL), 0), "stow_packed_count: array is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_packed_capacity(NULL), 0),
+                          "stow_packed_capacity: array is NULL");
+    EXPECT_VIOLATION_TEXT(stow_packed_clear(NULL), "stow_packed_clear: array is NULL");
+    EXPECT_VIOLATION_TEXT(stow_packed_stats(&arr, NULL), "stow_packed_stats: out is NULL");
+    EXPECT_VIOLATION_TEXT(stow_packed_stats(NULL, &s), "stow_packed_stats: array is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_packed_check(NULL)), "stow_packed_check: array is NULL");
+    CHECK_EQ(stow_packed_count(&arr), 1);
+    CHECK(stow_packed_check(&arr));
+}
 #endif
+
 
 #if STOW_CHECK_LEVEL >= 2
 /* A word of released memory, read as a stale pointer would (unseen by ASan). */
@@ -259,7 +290,8 @@ TEST(packed_level2_poisons_and_catches_writes_after_remove)
     stow_test_poke(last, 5); /* written after removal */
     CHECK_FALSE(stow_packed_check(&arr));
     uint32_t *again = NULL;
-    EXPECT_VIOLATION(again = (uint32_t *)stow_packed_push(&arr));
+    EXPECT_VIOLATION_TEXT(again = (uint32_t *)stow_packed_push(&arr),
+                          "stow_packed_push: the position was written after its item left");
     CHECK_PTR_EQ(again, last); /* reported, and the push still happens (zeroed) */
     CHECK_EQ(*again, 0);
     CHECK(stow_packed_check(&arr));
@@ -352,6 +384,7 @@ void stow_test_suite_packed(void)
     RUN(packed_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(packed_violations_leave_the_array_unchanged);
+    RUN(packed_violations_name_the_call_and_the_misuse);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(packed_level2_poisons_and_catches_writes_after_remove);

@@ -955,6 +955,54 @@ TEST(pool_violations_leave_the_pool_unchanged)
     CHECK(stow_pool_check(&pool_a));
 }
 
+/* What reaches the assert hook: the public function's name and the misuse in
+ * words a user can act on ("" with STOW_ASSERT_TEXT 0). */
+TEST(pool_violations_name_the_call_and_the_misuse)
+{
+    fresh(&pool_a, PART(0), 12, 4, 8);
+    fresh(&pool_b, PART(1), 12, 4, 8);
+    unsigned char *x = (unsigned char *)stow_pool_alloc(&pool_a);
+    unsigned char *other = (unsigned char *)stow_pool_alloc(&pool_b);
+    void *r = &r;
+    stow_stats_t s;
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_pool_init(NULL, PART(2), PART_BYTES, 8, 8, 4)),
+                          "stow_pool_init: pool is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_pool_init(&pool_c, PART(2), PART_BYTES, 8, 3, 4)),
+                          "stow_pool_init: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc(NULL), "stow_pool_alloc: pool is NULL");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc_isr(NULL), "stow_pool_alloc: pool is NULL");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc_checked(NULL, 4, 4),
+                          "stow_pool_alloc_checked: pool is NULL");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc_checked(&pool_a, 13, 4),
+                          "stow_pool_alloc_checked: the object is larger than the pool's blocks");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc_checked(&pool_a, 4, 3),
+                          "stow_pool_alloc_checked: alignment is not a power of two");
+    EXPECT_VIOLATION_TEXT(r = stow_pool_alloc_checked(&pool_a, 4, 8),
+                          "stow_pool_alloc_checked: the object is more strictly aligned than "
+                          "the pool's blocks");
+    CHECK_NULL(r);
+    EXPECT_VIOLATION_TEXT(stow_pool_free(NULL, x), "stow_pool_free: pool is NULL");
+    EXPECT_VIOLATION_TEXT(stow_pool_free(&pool_a, other),
+                          "stow_pool_free: pointer is not a block of this pool");
+    EXPECT_VIOLATION_TEXT(stow_pool_free(&pool_a, x + 1),
+                          "stow_pool_free: pointer is not a block of this pool");
+    EXPECT_VIOLATION_TEXT(stow_pool_free(&pool_a, x + stride_of(12, 4)),
+                          "stow_pool_free: block was not handed out since init or the last reset");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_pool_owns(NULL, x)), "stow_pool_owns: pool is NULL");
+    EXPECT_VIOLATION_TEXT(stow_pool_reset(NULL), "stow_pool_reset: pool is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_pool_capacity(NULL), 0),
+                          "stow_pool_capacity: pool is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_pool_used(NULL), 0), "stow_pool_used: pool is NULL");
+    EXPECT_VIOLATION_TEXT(stow_pool_stats(NULL, &s), "stow_pool_stats: pool is NULL");
+    EXPECT_VIOLATION_TEXT(stow_pool_stats(&pool_a, NULL), "stow_pool_stats: out is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_FALSE(stow_pool_check(NULL)), "stow_pool_check: pool is NULL");
+#if STOW_CHECK_LEVEL >= 2
+    stow_pool_free(&pool_a, x);
+    EXPECT_VIOLATION_TEXT(stow_pool_free(&pool_a, x), "stow_pool_free: double free");
+#endif
+    CHECK(stow_pool_check(&pool_a));
+}
+
 /* The division-free block-start test, byte by byte: for strides with odd factors
  * 1, 3, 5 and 25 (13 on 64-bit hosts), free() accepts exactly the starts of the
  * blocks handed out, and owns() exactly the bytes of the blocks, for every
@@ -1125,6 +1173,64 @@ TEST(pool_level2_validates_links_before_following_them)
     EXPECT_VIOLATION(got = (unsigned char *)stow_pool_alloc(&pool_a));
     CHECK_PTR_EQ(got, a);
     CHECK_PTR_EQ(stow_pool_alloc(&pool_a), base + 2 * stride); /* not b a second time */
+    CHECK(stow_pool_check(&pool_a));
+}
+#endif
+
+#if STOW_CHECK_LEVEL >= 2
+/* A stale `node->next = NULL` through a pointer to a freed block: the list's end
+ * is known from the count of free blocks, so a NULL link while blocks remain is
+ * reported like any other bad link and not taken for the end of the list (which
+ * would lose the rest of the list unseen and leave the pool refusing
+ * allocations while used() says blocks are free). And the other way round: a
+ * link that is not NULL in the last free block. */
+TEST(pool_level2_reports_a_stale_null_link)
+{
+    const size_t stride = stride_of(16, 8);
+    unsigned char *base = PART(0);
+    fresh(&pool_a, base, 16, 8, 6);
+    unsigned char *q[4];
+    for (int i = 0; i < 4; i++) {
+        q[i] = (unsigned char *)stow_pool_alloc(&pool_a);
+    }
+    stow_pool_free(&pool_a, q[0]);
+    stow_pool_free(&pool_a, q[1]);
+    stow_pool_free(&pool_a, q[3]); /* list: q3 -> q1 -> q0 */
+    forge_link(q[3], NULL);        /* the stale write */
+    CHECK_FALSE(stow_pool_check(&pool_a));
+    unsigned char *got = NULL;
+    EXPECT_VIOLATION_TEXT(got = (unsigned char *)stow_pool_alloc(&pool_a),
+                          "stow_pool_alloc: the free list was corrupted (a free block's link "
+                          "was overwritten)");
+    CHECK_PTR_EQ(got, q[3]);
+    /* as for every bad link: q1 and q0 are dropped and count as in use until
+     * reset, and the pool goes on from the bump pointer, in agreement with used() */
+    CHECK_EQ(stow_pool_used(&pool_a), 4);
+    CHECK_PTR_EQ(stow_pool_alloc(&pool_a), base + 4 * stride);
+    CHECK_PTR_EQ(stow_pool_alloc(&pool_a), base + 5 * stride);
+    CHECK_NULL(stow_pool_alloc(&pool_a));
+    CHECK_EQ(stow_pool_used(&pool_a), 6);
+    CHECK_FALSE(stow_pool_check(&pool_a));
+    stow_pool_reset(&pool_a);
+    CHECK(stow_pool_check(&pool_a));
+
+    /* the last free block's link must be NULL: a block address there is refused
+     * too, even one that names a block whose bit says free */
+    fresh(&pool_a, base, 16, 8, 6);
+    for (int i = 0; i < 3; i++) {
+        q[i] = (unsigned char *)stow_pool_alloc(&pool_a);
+    }
+    stow_pool_free(&pool_a, q[0]);
+    stow_pool_free(&pool_a, q[1]); /* list: q1 -> q0 */
+    forge_link(q[1], NULL);        /* q0 dropped... */
+    EXPECT_VIOLATION(got = (unsigned char *)stow_pool_alloc(&pool_a));
+    CHECK_PTR_EQ(got, q[1]);
+    stow_pool_free(&pool_a, q[2]); /* list: q2, alone, link NULL */
+    forge_link(q[2], q[0]);        /* ...and named by a stale write: its bit is clear */
+    EXPECT_VIOLATION(got = (unsigned char *)stow_pool_alloc(&pool_a));
+    CHECK_PTR_EQ(got, q[2]);
+    CHECK_PTR_EQ(stow_pool_alloc(&pool_a), base + 3 * stride); /* not q0 */
+    stow_pool_reset(&pool_a);
     CHECK(stow_pool_check(&pool_a));
 }
 #endif
@@ -1303,6 +1409,7 @@ void stow_test_suite_pool(void)
     RUN(pool_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(pool_violations_leave_the_pool_unchanged);
+    RUN(pool_violations_name_the_call_and_the_misuse);
     RUN(pool_free_accepts_exactly_the_block_starts);
     RUN(pool_free_after_reset_of_a_block_not_handed_out_again);
 #endif
@@ -1311,6 +1418,7 @@ void stow_test_suite_pool(void)
     RUN(pool_level2_poisons_and_reports_writes_after_free);
     RUN(pool_level2_reports_writes_after_reset);
     RUN(pool_level2_validates_links_before_following_them);
+    RUN(pool_level2_reports_a_stale_null_link);
 #endif
     RUN(pool_random_operations_match_a_model);
 }

@@ -17,13 +17,86 @@
  * peak is brought up to date only when used is about to fall (rewind, reset):
  * used only grows in between, so stats() can take max(peak, used) and the
  * allocation fast path never touches it.
+ *
+ * Who is the head. A call is made on the head of a chain exactly when the
+ * current block of the object it is given names that object as its head:
+ * cur->head == a. One test covers both ways of getting it wrong. A block
+ * chained into another arena still has cur == itself (chain() accepts only a
+ * block with nothing in use, whose cursor is at its own start) and head == the
+ * other arena. A head whose current block was initialised again (init cannot
+ * know that the block it is given is chained: the object may hold anything
+ * before init, so init reads nothing from it) finds cur->head == cur. The
+ * calls that walk the chain anyway (rewind, reset, used, capacity, stats,
+ * chain, and alloc when it moves to a later block) also test the head of every
+ * block they pass, so a re-initialised block anywhere in the chain is reported
+ * by the head's next such call, before the head hands out or gives back any of
+ * that block's bytes... except the bytes it already handed out before the
+ * re-initialisation, which the block now hands out again: the report is all
+ * that can be done about those.
+ *
+ * Size 0. fit_end() refuses a request of 0 bytes (its test is stop <= start),
+ * which sends it to the slow path at no cost to the fast one; the slow path
+ * serves it as a request of one byte, so that its pointer is distinct from every
+ * other live allocation and costs at most one alignment step.
  */
 #include "stow/arena.h"
 #include "internal.h"
 
+/* The check every call on an arena makes after the NULL check: a is the head
+ * of its chain (see "Who is the head" above). fn is the public function's name.
+ * CHECK_CHAIN does the same for the calls that walk the chain anyway, and also
+ * tests the blocks up to stop (NULL: all of them). */
+#if STOW_CHECK_LEVEL >= 1
+enum { HEAD_OK, HEAD_CHAINED, HEAD_INIT_AGAIN };
+#define HEAD_REPORT(state, fn)                                                         \
+    STOW__REPORT((state) == HEAD_CHAINED ? fn ": called on a block chained into another arena" \
+                                         : fn ": a block of its chain was initialised again")
+#define CHECK_HEAD(a, fn, retval)                                                      \
+    do {                                                                               \
+        if ((a)->cur->head != (a)) {                                                   \
+            HEAD_REPORT((a)->head != (a) ? HEAD_CHAINED : HEAD_INIT_AGAIN, fn);        \
+            return retval;                                                             \
+        }                                                                              \
+    } while (0)
+#define CHECK_CHAIN(a, stop, fn, retval)                                               \
+    do {                                                                               \
+        int state_ = head_state((a), (stop));                                          \
+        if (state_ != HEAD_OK) {                                                       \
+            HEAD_REPORT(state_, fn);                                                   \
+            return retval;                                                             \
+        }                                                                              \
+    } while (0)
+/* The text alloc_slow reports when it meets a block that no longer names the
+ * arena as its head. */
+#define SLOW_TEXT(fn) STOW_CHECK_TEXT(fn ": a block of its chain was initialised again")
+
+/* HEAD_OK when a is the head of its chain and every block after it, up to and
+ * including stop (NULL: to the end), names a as its head. O(blocks walked). */
+static STOW__NOINLINE int head_state(const stow_arena_t *a, const stow_arena_t *stop)
+{
+    if (a->cur->head != a) {
+        return a->head != a ? HEAD_CHAINED : HEAD_INIT_AGAIN;
+    }
+    for (const stow_arena_t *b = a; b != stop;) {
+        b = b->next;
+        if (b == NULL) {
+            break;
+        }
+        if (b->head != a) {
+            return HEAD_INIT_AGAIN;
+        }
+    }
+    return HEAD_OK;
+}
+#else
+#define CHECK_HEAD(a, fn, retval) ((void)0)
+#define CHECK_CHAIN(a, stop, fn, retval) ((void)0)
+#define SLOW_TEXT(fn) NULL
+#endif
+
 bool stow_arena_init(stow_arena_t *a, void *buf, size_t size)
 {
-    STOW__REQUIRE(a != NULL, false);
+    STOW__CHECK(a != NULL, "stow_arena_init: arena is NULL", false);
     if (buf == NULL || size == 0u) {
         return false;
     }
@@ -45,30 +118,13 @@ bool stow_arena_init(stow_arena_t *a, void *buf, size_t size)
 }
 
 #if STOW_CHECK_LEVEL >= 2
-/* Where block b's free room starts. */
-static unsigned char *free_start(const stow_arena_t *a, const stow_arena_t *b)
-{
-    if (b == a->cur) {
-        return a->ptr;
-    }
-    for (const stow_arena_t *x = a; x != a->cur; x = x->next) {
-        if (x == b) {
-            return b->limit; /* before the current block: full */
-        }
-    }
-    return b->base; /* after it: empty */
-}
-#endif
-
-#if STOW_CHECK_LEVEL >= 2
 /* Reports bytes in [from, to) of block b that lost their poison since they were
  * given back, and moves poison_end past to. */
 static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned char *to)
 {
     const unsigned char *stop = to < b->poison_end ? to : b->poison_end;
     if (stop > from && !stow__poison_intact(from, (size_t)(stop - from))) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("arena bytes written after rewind or reset"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_arena_alloc: arena memory was written after rewind or reset");
     }
     if (b->poison_end < to) {
         b->poison_end = to;
@@ -76,40 +132,41 @@ static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned c
 }
 #endif
 
-/* Whether size bytes at alignment mask + 1 fit in [from, end), and if so the
- * padding before them and the bytes taken in all (padding and size). Worked on as addresses, start rounded up and stop = start +
- * size, because that needs two registers fewer than padding arithmetic (15
- * instructions per alloc on Cortex-M4 instead of 16). Neither sum can wrap
- * unseen: the carries are tested. (A start that wraps could not fit anyway: an
- * aligned from leaves room for mask below the top of the address space, so only
- * an unaligned one wraps, and its aligned start lies beyond the top.) */
-static inline bool fits(const unsigned char *from, const unsigned char *end, size_t size,
-                        size_t mask, size_t *pad, size_t *taken)
+/* Where size bytes (size > 0) at alignment mask + 1, placed at the first such
+ * address from `from` on, end, if they end at or before `end`; 0 if they do not
+ * fit. Worked on as addresses (start rounded up, stop = start + size), and the
+ * allocation's address is then stop - size, because that needs fewer registers
+ * than padding arithmetic: the fast path needs no stack (on Cortex-M4, 15
+ * instructions for alloc). Neither sum can wrap unseen. A start that wraps is
+ * caught by its carry (it could not fit anyway: an aligned from leaves room for
+ * mask below the top of the address space, so only an unaligned one wraps, and
+ * its aligned start lies beyond the top); for stop the test is stop <= start,
+ * which also refuses size 0: the slow path serves that as size 1. */
+static inline uintptr_t fit_end(const unsigned char *from, const unsigned char *end, size_t size,
+                                size_t mask)
 {
     uintptr_t start = (uintptr_t)from + mask;
     if (start < mask) {
-        return false;
+        return 0u;
     }
     start &= ~(uintptr_t)mask;
     uintptr_t stop = start + size;
-    if (stop < start || stop > (uintptr_t)end) {
-        return false;
+    if (stop <= start || stop > (uintptr_t)end) {
+        return 0u;
     }
-    *pad = (size_t)(start - (uintptr_t)from);
-    *taken = (size_t)(stop - (uintptr_t)from);
-    return true;
+    return stop;
 }
 
-/* Hands out the size bytes after pad bytes of padding at ptr, the current
- * block's free position, where fits() said they fit (taken: pad + size). */
-static inline void *take(stow_arena_t *a, unsigned char *ptr, size_t pad, size_t taken,
-                         size_t size)
+/* Hands out the size bytes that end at stop, where fit_end() placed them after
+ * ptr, the current block's free position (the bytes between stay padding). */
+static inline void *take(stow_arena_t *a, unsigned char *ptr, uintptr_t stop, size_t size)
 {
-    unsigned char *p = ptr + pad;
+    unsigned char *next = ptr + (stop - (uintptr_t)ptr);
 #if STOW_CHECK_LEVEL >= 2
-    take_poisoned(a->cur, ptr, ptr + taken);
+    take_poisoned(a->cur, ptr, next);
 #endif
-    a->ptr = ptr + taken;
+    a->ptr = next;
+    unsigned char *p = next - size;
     stow__acquire(p, size); /* the padding stays released */
     return p;
 }
@@ -128,63 +185,98 @@ static void move_to(stow_arena_t *a, stow_arena_t *b)
     a->end = b->limit;
 }
 
-/* The request does not fit the current block: find the first later block that
- * has room. Out of line, so that the fast path stays small. */
-static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask)
+/* The request does not fit the current block, or is of size 0: serve size 0 as
+ * size 1, then find the first block from the current one on that has room. Out
+ * of line, so that the fast path stays small. what: the report for a block
+ * that no longer names a as its head. */
+static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask,
+                                       const char *what)
 {
-    for (stow_arena_t *b = a->cur->next; b != NULL; b = b->next) {
-        size_t pad;
-        size_t taken;
-        if (fits(b->base, b->limit, size, mask, &pad, &taken)) {
-            move_to(a, b);
-            return take(a, b->base, pad, taken, size);
+    uintptr_t stop;
+    if (size == 0u) {
+        size = 1u;
+        stop = fit_end(a->ptr, a->end, size, mask);
+        if (stop != 0u) {
+            return take(a, a->ptr, stop, size);
         }
     }
+    for (stow_arena_t *b = a->cur->next; b != NULL; b = b->next) {
+#if STOW_CHECK_LEVEL >= 1
+        if (b->head != a) {
+            stow_port_assert_failed(what, __FILE__, __LINE__);
+            return NULL;
+        }
+#endif
+        stop = fit_end(b->base, b->limit, size, mask);
+        if (stop != 0u) {
+            move_to(a, b);
+            return take(a, b->base, stop, size);
+        }
+    }
+    (void)what;
     a->fails++;
     return NULL;
 }
 
-void *stow_arena_alloc(stow_arena_t *a, size_t size, size_t align)
+/* The allocation itself, once the caller's checks have passed. */
+static inline void *alloc_checked(stow_arena_t *a, size_t size, size_t align, const char *what)
 {
-    STOW__REQUIRE(a != NULL, NULL);
-    STOW__REQUIRE(a->head == a, NULL);
-    STOW__REQUIRE((align & (align - 1u)) == 0u, NULL); /* 0 or a power of two */
     size_t mask = (align != 0u ? align : (size_t)STOW_DEFAULT_ALIGN) - 1u;
     unsigned char *ptr = a->ptr;
-    size_t pad;
-    size_t taken;
-    if (fits(ptr, a->end, size, mask, &pad, &taken)) {
-        return take(a, ptr, pad, taken, size);
+    uintptr_t stop = fit_end(ptr, a->end, size, mask);
+    if (stop != 0u) {
+        return take(a, ptr, stop, size);
     }
-    return alloc_slow(a, size, mask);
+    return alloc_slow(a, size, mask, what);
 }
 
-void *stow_arena_alloc_zeroed(stow_arena_t *a, size_t size, size_t align)
+/* The same, out of line, for the calls that zero what they hand out. */
+static STOW__NOINLINE void *alloc_then_zero(stow_arena_t *a, size_t size, size_t align,
+                                            const char *what)
 {
-    void *p = stow_arena_alloc(a, size, align);
+    void *p = alloc_checked(a, size, align, what);
     if (p != NULL) {
         stow__fill(p, 0u, size);
     }
     return p;
 }
 
+void *stow_arena_alloc(stow_arena_t *a, size_t size, size_t align)
+{
+    STOW__CHECK(a != NULL, "stow_arena_alloc: arena is NULL", NULL);
+    CHECK_HEAD(a, "stow_arena_alloc", NULL);
+    STOW__CHECK((align & (align - 1u)) == 0u, /* 0 or a power of two */
+                "stow_arena_alloc: alignment is not a power of two", NULL);
+    return alloc_checked(a, size, align, SLOW_TEXT("stow_arena_alloc"));
+}
+
+void *stow_arena_alloc_zeroed(stow_arena_t *a, size_t size, size_t align)
+{
+    STOW__CHECK(a != NULL, "stow_arena_alloc_zeroed: arena is NULL", NULL);
+    CHECK_HEAD(a, "stow_arena_alloc_zeroed", NULL);
+    STOW__CHECK((align & (align - 1u)) == 0u,
+                "stow_arena_alloc_zeroed: alignment is not a power of two", NULL);
+    return alloc_then_zero(a, size, align, SLOW_TEXT("stow_arena_alloc_zeroed"));
+}
+
 void *stow_arena_alloc_array(stow_arena_t *a, size_t count, size_t size, size_t align)
 {
-    STOW__REQUIRE(a != NULL, NULL);
-    STOW__REQUIRE(a->head == a, NULL);
-    STOW__REQUIRE((align & (align - 1u)) == 0u, NULL); /* 0 or a power of two */
+    STOW__CHECK(a != NULL, "stow_arena_alloc_array: arena is NULL", NULL);
+    CHECK_HEAD(a, "stow_arena_alloc_array", NULL);
+    STOW__CHECK((align & (align - 1u)) == 0u,
+                "stow_arena_alloc_array: alignment is not a power of two", NULL);
     if (size != 0u && count > SIZE_MAX / size) {
         a->fails++;
         return NULL;
     }
-    return stow_arena_alloc_zeroed(a, count * size, align);
+    return alloc_then_zero(a, count * size, align, SLOW_TEXT("stow_arena_alloc_array"));
 }
 
 stow_arena_mark_t stow_arena_mark(const stow_arena_t *a)
 {
     stow_arena_mark_t m = {NULL, NULL};
-    STOW__REQUIRE(a != NULL, m);
-    STOW__REQUIRE(a->head == a, m);
+    STOW__CHECK(a != NULL, "stow_arena_mark: arena is NULL", m);
+    CHECK_HEAD(a, "stow_arena_mark", m);
     m.block = a->cur;
     m.ptr = a->ptr;
     return m;
@@ -251,27 +343,32 @@ static void move_back(stow_arena_t *a, stow_arena_mark_t mark)
 
 void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark)
 {
-    STOW__REQUIRE_VOID(a != NULL);
-    STOW__REQUIRE_VOID(a->head == a);
-    STOW__REQUIRE_VOID(mark_is_valid(a, mark));
+    STOW__CHECK_VOID(a != NULL, "stow_arena_rewind: arena is NULL");
+    CHECK_CHAIN(a, a->cur, "stow_arena_rewind", );
+    STOW__CHECK_VOID(mark_is_valid(a, mark),
+                     "stow_arena_rewind: mark is not from this arena or lies above the "
+                     "current position");
     move_back(a, mark);
 }
 
 void stow_arena_reset(stow_arena_t *a)
 {
-    STOW__REQUIRE_VOID(a != NULL);
-    STOW__REQUIRE_VOID(a->head == a);
+    STOW__CHECK_VOID(a != NULL, "stow_arena_reset: arena is NULL");
+    CHECK_CHAIN(a, a->cur, "stow_arena_reset", );
     stow_arena_mark_t start = {a, a->base};
     move_back(a, start);
 }
 
 void stow_arena_chain(stow_arena_t *a, stow_arena_t *next)
 {
-    STOW__REQUIRE_VOID(a != NULL && next != NULL);
-    STOW__REQUIRE_VOID(a->head == a);
-    STOW__REQUIRE_VOID(next->head == next);
-    STOW__REQUIRE_VOID(next != a);
-    STOW__REQUIRE_VOID(used_of(next) == 0u);
+    STOW__CHECK_VOID(a != NULL, "stow_arena_chain: arena is NULL");
+    STOW__CHECK_VOID(next != NULL, "stow_arena_chain: next is NULL");
+    CHECK_CHAIN(a, NULL, "stow_arena_chain", );
+    STOW__CHECK_VOID(next != a, "stow_arena_chain: next is the arena itself");
+    STOW__CHECK_VOID(head_state(next, NULL) == HEAD_OK,
+                     "stow_arena_chain: next is chained already, or a block of its chain was "
+                     "initialised again");
+    STOW__CHECK_VOID(used_of(next) == 0u, "stow_arena_chain: next has memory in use");
     stow_arena_t *tail = a;
     while (tail->next != NULL) {
         tail = tail->next;
@@ -284,15 +381,13 @@ void stow_arena_chain(stow_arena_t *a, stow_arena_t *next)
 
 size_t stow_arena_used(const stow_arena_t *a)
 {
-    STOW__REQUIRE(a != NULL, 0u);
-    STOW__REQUIRE(a->head == a, 0u);
+    STOW__CHECK(a != NULL, "stow_arena_used: arena is NULL", 0u);
+    CHECK_CHAIN(a, a->cur, "stow_arena_used", 0u);
     return used_of(a);
 }
 
-size_t stow_arena_capacity(const stow_arena_t *a)
+static size_t capacity_of(const stow_arena_t *a)
 {
-    STOW__REQUIRE(a != NULL, 0u);
-    STOW__REQUIRE(a->head == a, 0u);
     size_t capacity = 0u;
     for (const stow_arena_t *b = a; b != NULL; b = b->next) {
         capacity += (size_t)(b->limit - b->base);
@@ -300,36 +395,48 @@ size_t stow_arena_capacity(const stow_arena_t *a)
     return capacity;
 }
 
+size_t stow_arena_capacity(const stow_arena_t *a)
+{
+    STOW__CHECK(a != NULL, "stow_arena_capacity: arena is NULL", 0u);
+    CHECK_CHAIN(a, NULL, "stow_arena_capacity", 0u);
+    return capacity_of(a);
+}
+
 void stow_arena_stats(const stow_arena_t *a, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(a != NULL && out != NULL);
-    STOW__REQUIRE_VOID(a->head == a);
+    STOW__CHECK_VOID(a != NULL, "stow_arena_stats: arena is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_arena_stats: out is NULL");
+    CHECK_CHAIN(a, NULL, "stow_arena_stats", );
     size_t used = used_of(a);
-    out->capacity = stow_arena_capacity(a);
+    out->capacity = capacity_of(a);
     out->used = used;
     out->peak = used > a->peak ? used : a->peak;
     out->fails = a->fails;
 }
 
-static bool block_is_sound(const stow_arena_t *a, const stow_arena_t *b)
+/* Block b of a's chain is sound; from: where its free room starts (its limit
+ * before the current block, a->ptr in it, its base after it). */
+static bool block_is_sound(const stow_arena_t *a, const stow_arena_t *b, const unsigned char *from)
 {
     if (b->head != a || b->base == NULL || b->base > b->limit) {
         return false;
     }
 #if STOW_CHECK_LEVEL >= 2
-    const unsigned char *from = free_start(a, b);
-    if (b->poison_end < from || b->poison_end > b->limit ||
+    if (from < b->base || from > b->limit || b->poison_end < from ||
+        b->poison_end > b->limit ||
         !stow__poison_intact(from, (size_t)(b->poison_end - from))) {
         return false;
     }
+#else
+    (void)from;
 #endif
     return true;
 }
 
 bool stow_arena_check(const stow_arena_t *a)
 {
-    STOW__REQUIRE(a != NULL, false);
-    /* Floyd's two pointers find a cycle before the walks below could loop forever. */
+    STOW__CHECK(a != NULL, "stow_arena_check: arena is NULL", false);
+    /* Floyd's two pointers find a cycle before the walk below could loop forever. */
     const stow_arena_t *slow = a;
     const stow_arena_t *fast = a;
     while (fast != NULL && fast->next != NULL) {
@@ -339,17 +446,24 @@ bool stow_arena_check(const stow_arena_t *a)
             return false;
         }
     }
-    bool cur_found = false;
+    /* One walk: each block knows from its place before, at or after the current
+     * block where its free room starts, so the level-2 poison test of a block
+     * costs no walk of its own. */
+    bool after_cur = false;
     for (const stow_arena_t *b = a; b != NULL; b = b->next) {
-        cur_found = cur_found || b == a->cur;
-    }
-    if (!cur_found || a->ptr < a->cur->base || a->ptr > a->end || a->end != a->cur->limit) {
-        return false;
-    }
-    for (const stow_arena_t *b = a; b != NULL; b = b->next) {
-        if (!block_is_sound(a, b)) {
+        const unsigned char *from = b->limit;
+        if (b == a->cur) {
+            if (a->ptr < b->base || a->ptr > a->end || a->end != b->limit) {
+                return false;
+            }
+            from = a->ptr;
+        } else if (after_cur) {
+            from = b->base;
+        }
+        if (!block_is_sound(a, b, from)) {
             return false;
         }
+        after_cur = after_cur || b == a->cur;
     }
-    return true;
+    return after_cur; /* the current block is in the chain */
 }

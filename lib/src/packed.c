@@ -40,8 +40,9 @@ static inline void zero_item(unsigned char *dst, size_t n, const unsigned char *
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
                       size_t item_align, uint32_t capacity)
 {
-    STOW__REQUIRE(a != NULL, false);
-    STOW__REQUIRE(item_align == 0u || stow__is_pow2(item_align), false);
+    STOW__CHECK(a != NULL, "stow_packed_init: array is NULL", false);
+    STOW__CHECK(item_align == 0u || stow__is_pow2(item_align),
+                "stow_packed_init: alignment is not a power of two", false);
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     if (buf == NULL || item_size == 0u || capacity == 0u || !stow__is_aligned(buf, align)) {
         return false;
@@ -63,7 +64,7 @@ bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_
 
 void *stow_packed_push(stow_packed_t *a)
 {
-    STOW__REQUIRE(a != NULL, NULL);
+    STOW__CHECK(a != NULL, "stow_packed_push: array is NULL", NULL);
     uint32_t pos = a->count;
     if (pos >= a->capacity) {
         a->fails++;
@@ -73,8 +74,7 @@ void *stow_packed_push(stow_packed_t *a)
     unsigned char *item = a->items + (size_t)pos * stride;
 #if STOW_CHECK_LEVEL >= 2
     if (pos < a->peak && !stow__poison_intact(item, stride)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("packed item memory written after its item left"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_packed_push: the position was written after its item left");
     }
 #endif
     a->count = pos + 1u;
@@ -85,8 +85,8 @@ void *stow_packed_push(stow_packed_t *a)
 
 void stow_packed_remove_at(stow_packed_t *a, uint32_t index)
 {
-    STOW__REQUIRE_VOID(a != NULL);
-    STOW__REQUIRE_VOID(index < a->count);
+    STOW__CHECK_VOID(a != NULL, "stow_packed_remove_at: array is NULL");
+    STOW__CHECK_VOID(index < a->count, "stow_packed_remove_at: index is not below the count");
     uint32_t count = a->count;
     if (count > a->peak) {
         a->peak = count;
@@ -102,32 +102,32 @@ void stow_packed_remove_at(stow_packed_t *a, uint32_t index)
 
 void *stow_packed_at(const stow_packed_t *a, uint32_t index)
 {
-    STOW__REQUIRE(a != NULL, NULL);
-    STOW__REQUIRE(index < a->count, NULL);
+    STOW__CHECK(a != NULL, "stow_packed_at: array is NULL", NULL);
+    STOW__CHECK(index < a->count, "stow_packed_at: index is not below the count", NULL);
     return a->items + (size_t)index * a->stride;
 }
 
 void *stow_packed_data(const stow_packed_t *a)
 {
-    STOW__REQUIRE(a != NULL, NULL);
+    STOW__CHECK(a != NULL, "stow_packed_data: array is NULL", NULL);
     return a->items;
 }
 
 uint32_t stow_packed_count(const stow_packed_t *a)
 {
-    STOW__REQUIRE(a != NULL, 0u);
+    STOW__CHECK(a != NULL, "stow_packed_count: array is NULL", 0u);
     return a->count;
 }
 
 uint32_t stow_packed_capacity(const stow_packed_t *a)
 {
-    STOW__REQUIRE(a != NULL, 0u);
+    STOW__CHECK(a != NULL, "stow_packed_capacity: array is NULL", 0u);
     return a->capacity;
 }
 
 void stow_packed_clear(stow_packed_t *a)
 {
-    STOW__REQUIRE_VOID(a != NULL);
+    STOW__CHECK_VOID(a != NULL, "stow_packed_clear: array is NULL");
     if (a->count > a->peak) {
         a->peak = a->count;
     }
@@ -137,7 +137,8 @@ void stow_packed_clear(stow_packed_t *a)
 
 void stow_packed_stats(const stow_packed_t *a, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(a != NULL && out != NULL);
+    STOW__CHECK_VOID(a != NULL, "stow_packed_stats: array is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_packed_stats: out is NULL");
     out->capacity = a->capacity;
     out->used = a->count;
     out->peak = a->count > a->peak ? a->count : a->peak;
@@ -146,7 +147,7 @@ void stow_packed_stats(const stow_packed_t *a, stow_stats_t *out)
 
 bool stow_packed_check(const stow_packed_t *a)
 {
-    STOW__REQUIRE(a != NULL, false);
+    STOW__CHECK(a != NULL, "stow_packed_check: array is NULL", false);
     if (a->items == NULL || a->stride == 0u || a->capacity == 0u || a->count > a->capacity ||
         a->peak > a->capacity) {
         return false;

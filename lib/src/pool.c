@@ -98,8 +98,9 @@ static STOW__NOINLINE bool layout_of(size_t block_size, size_t declared_align, u
 bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_size,
                     size_t block_align, uint32_t capacity)
 {
-    STOW__REQUIRE(p != NULL, false);
-    STOW__REQUIRE((block_align & (block_align - 1u)) == 0u, false); /* 0 or a power of two */
+    STOW__CHECK(p != NULL, "stow_pool_init: pool is NULL", false);
+    STOW__CHECK((block_align & (block_align - 1u)) == 0u, /* 0 or a power of two */
+                "stow_pool_init: alignment is not a power of two", false);
     size_t declared = block_align != 0u ? block_align : (size_t)STOW_DEFAULT_ALIGN;
     struct layout l;
     if (buf == NULL || !layout_of(block_size, declared, capacity, &l) ||
@@ -158,18 +159,22 @@ static bool is_free_block(const stow_pool_t *p, const unsigned char *q)
 }
 
 /* Level 2 half of taking block b off the free list: its poison is checked, its bit
- * set, and its link checked before anyone follows it. Returns the new head. */
+ * set, and its link checked before anyone follows it. Returns the new head.
+ * The list's end is known without looking at the link: free_count says how
+ * many blocks the list holds, so b's link must be NULL exactly when b is the
+ * last one. A NULL link while more blocks remain (a stale `node->next = NULL`
+ * through a pointer to a freed block) is corruption like any other bad link. */
 static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
 {
     if (!stow__poison_intact(b + LINK_BYTES, p->stride - LINK_BYTES)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("pool block written after free"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_pool_alloc: a free block was written after it was freed");
     }
     mark(p, index_of(p, b), true); /* first, so that a link back to b is refused */
     unsigned char *next = link_of(b);
-    if (next != NULL && !is_free_block(p, next)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("pool free-list link corrupted"),
-                                __FILE__, __LINE__);
+    bool last = p->free_count == 1u;
+    if (next == NULL ? !last : last || !is_free_block(p, next)) {
+        STOW__REPORT("stow_pool_alloc: the free list was corrupted (a free block's link "
+                     "was overwritten)");
         p->free_count = 0u; /* the dropped blocks count as in use until reset */
         return NULL;
     }
@@ -181,8 +186,7 @@ static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
 static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
 {
     if (b < p->poison_end && !stow__poison_intact(b, p->stride)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("pool block written after reset"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_pool_alloc: a block was written after the pool was reset");
     }
     mark(p, index_of(p, b), true);
 }
@@ -190,7 +194,7 @@ static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
 
 void *stow_pool_alloc(stow_pool_t *p)
 {
-    STOW__REQUIRE(p != NULL, NULL);
+    STOW__CHECK(p != NULL, "stow_pool_alloc: pool is NULL", NULL);
     unsigned char *b = p->free_list;
     if (b != NULL) {
 #if STOW_CHECK_LEVEL >= 2
@@ -217,10 +221,14 @@ void *stow_pool_alloc(stow_pool_t *p)
 
 void *stow_pool_alloc_checked(stow_pool_t *p, size_t size, size_t align)
 {
-    STOW__REQUIRE(p != NULL, NULL);
-    STOW__REQUIRE(size <= p->block_size, NULL);
-    STOW__REQUIRE((align & (align - 1u)) == 0u, NULL); /* 0 or a power of two */
-    STOW__REQUIRE((align != 0u ? align : (size_t)STOW_DEFAULT_ALIGN) <= p->block_align, NULL);
+    STOW__CHECK(p != NULL, "stow_pool_alloc_checked: pool is NULL", NULL);
+    STOW__CHECK(size <= p->block_size,
+                "stow_pool_alloc_checked: the object is larger than the pool's blocks", NULL);
+    STOW__CHECK((align & (align - 1u)) == 0u, /* 0 or a power of two */
+                "stow_pool_alloc_checked: alignment is not a power of two", NULL);
+    STOW__CHECK((align != 0u ? align : (size_t)STOW_DEFAULT_ALIGN) <= p->block_align,
+                "stow_pool_alloc_checked: the object is more strictly aligned than the "
+                "pool's blocks", NULL);
     (void)size;
     (void)align;
     return stow_pool_alloc(p);
@@ -228,16 +236,18 @@ void *stow_pool_alloc_checked(stow_pool_t *p, size_t size, size_t align)
 
 void stow_pool_free(stow_pool_t *p, void *block)
 {
-    STOW__REQUIRE_VOID(p != NULL);
+    STOW__CHECK_VOID(p != NULL, "stow_pool_free: pool is NULL");
     if (block == NULL) {
         return;
     }
     unsigned char *b = (unsigned char *)block;
-    STOW__REQUIRE_VOID(index_of(p, b) < p->capacity); /* a block start of this pool */
-    STOW__REQUIRE_VOID(b < p->bump);                  /* handed out since init or reset */
+    STOW__CHECK_VOID(index_of(p, b) < p->capacity,
+                     "stow_pool_free: pointer is not a block of this pool");
+    STOW__CHECK_VOID(b < p->bump,
+                     "stow_pool_free: block was not handed out since init or the last reset");
 #if STOW_CHECK_LEVEL >= 2
     uintptr_t i = index_of(p, b);
-    STOW__REQUIRE_VOID(in_use(p, i)); /* not freed already */
+    STOW__CHECK_VOID(in_use(p, i), "stow_pool_free: double free");
     mark(p, i, false);
 #endif
     stow__release(b + LINK_BYTES, p->stride - LINK_BYTES); /* the link is not poison */
@@ -264,7 +274,7 @@ void stow_pool_free_isr(stow_pool_t *p, void *block)
 
 bool stow_pool_owns(const stow_pool_t *p, const void *ptr)
 {
-    STOW__REQUIRE(p != NULL, false);
+    STOW__CHECK(p != NULL, "stow_pool_owns: pool is NULL", false);
     return (uintptr_t)ptr - (uintptr_t)p->base < (uintptr_t)(p->end - p->base);
 }
 
@@ -273,7 +283,7 @@ static inline uint32_t bumped(const stow_pool_t *p) { return (uint32_t)index_of(
 
 void stow_pool_reset(stow_pool_t *p)
 {
-    STOW__REQUIRE_VOID(p != NULL);
+    STOW__CHECK_VOID(p != NULL, "stow_pool_reset: pool is NULL");
     uint32_t n = bumped(p);
     if (n > p->peak) {
         p->peak = n;
@@ -291,19 +301,20 @@ void stow_pool_reset(stow_pool_t *p)
 
 uint32_t stow_pool_capacity(const stow_pool_t *p)
 {
-    STOW__REQUIRE(p != NULL, 0u);
+    STOW__CHECK(p != NULL, "stow_pool_capacity: pool is NULL", 0u);
     return p->capacity;
 }
 
 uint32_t stow_pool_used(const stow_pool_t *p)
 {
-    STOW__REQUIRE(p != NULL, 0u);
+    STOW__CHECK(p != NULL, "stow_pool_used: pool is NULL", 0u);
     return bumped(p) - p->free_count;
 }
 
 void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(p != NULL && out != NULL);
+    STOW__CHECK_VOID(p != NULL, "stow_pool_stats: pool is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_pool_stats: out is NULL");
     uint32_t n = bumped(p);
     out->capacity = p->capacity;
     out->used = n - p->free_count;
@@ -324,7 +335,7 @@ static bool geometry_is_sound(const stow_pool_t *p)
 
 bool stow_pool_check(const stow_pool_t *p)
 {
-    STOW__REQUIRE(p != NULL, false);
+    STOW__CHECK(p != NULL, "stow_pool_check: pool is NULL", false);
     if (!geometry_is_sound(p)) {
         return false;
     }

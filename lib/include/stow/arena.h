@@ -5,8 +5,9 @@
  * it. Nothing is freed one by one, so allocation is a few instructions and there
  * is no fragmentation. Use it for data that dies together: one frame's scratch,
  * one request, one level load. When one block is full, allocation continues in the
- * next block of its chain (seed 001's block list, with static blocks instead of
- * heap ones), and mark/rewind/reset/used/capacity cover the whole chain.
+ * next block of its chain (a list of blocks, as an arena that grows on a heap
+ * keeps, but of static blocks), and mark/rewind/reset/used/capacity cover the
+ * whole chain.
  *
  *     STOW_ARENA_DEFINE(frame, 16 * 1024);          // file scope: ready, no init call
  *     struct hit *hits = STOW_ARENA_NEW_ARRAY(&frame, struct hit, n);   // zeroed or NULL
@@ -19,11 +20,28 @@
  * max_align_t). It must be a power of two; any power of two works, and an
  * alignment larger than the room left is simply a request with no room.
  *
+ * Size 0 (alloc, alloc_zeroed, alloc_array with a count or a size of 0, and the
+ * NEW macros alike): a request for one byte. It returns a unique pointer,
+ * aligned as asked and not NULL (distinct from every other allocation of the
+ * arena that is still live, as malloc's is), that must not be dereferenced, and
+ * costs at most one alignment step: the padding up to the alignment plus that
+ * byte. Like every request, it returns NULL and counts a fail only when no block
+ * has room for it, i.e. for one byte at that alignment.
+ *
  * Failures: a request with no room in the current block or any later block of the
  * chain returns NULL and counts in stats().fails; so does an n * size product that
  * overflows. Everything else listed under "contract violation" is a caller bug: it
- * goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) and, if the hook returns,
- * the call returns NULL / does nothing and the arena is unchanged.
+ * goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) with the call's name and
+ * the misuse ("stow_arena_alloc: alignment is not a power of two") and, if the
+ * hook returns, the call returns NULL / does nothing and the arena is unchanged.
+ *
+ * A chain has one head, the arena its blocks were chained to; every call goes to
+ * the head. Calling anything on a block chained into another arena is a contract
+ * violation, and so is initialising such a block again with stow_arena_init(),
+ * which would make it hand out bytes the head hands out too. init itself cannot
+ * report that (see stow_arena_init); the head does, at its next call that
+ * reaches the block (see the violations of each call below), and refuses the
+ * call, so it never hands out or gives back the block's bytes again.
  *
  * Check level 2 also fills bytes given back by rewind() and reset() with 0xDD and,
  * when they are handed out again, reports (through the assert hook) any byte that
@@ -73,12 +91,15 @@ typedef struct {
 
 /* Buffer bytes stow_arena_init() needs for an arena of `bytes` bytes: the arena
  * keeps no header in its buffer, so this is bytes itself. */
-#define STOW_ARENA_BYTES(bytes) ((size_t)(bytes))
+#define STOW_ARENA_BYTES(bytes) STOW__CAST(size_t, bytes)
 
-/* STOW_ARENA_DEFINE(name, bytes): defines, at file scope, a ready arena `name` of
- * `bytes` bytes (a constant > 0) and its storage, aligned to STOW_DEFAULT_ALIGN and
- * placed in the section .stow.arena.<name> (see linker/stow.ld). No init call; the
- * storage need not be zeroed. STOW_ARENA_DEFINE_STATIC makes `name` file-local. */
+/* STOW_ARENA_DEFINE(name, bytes): defines, at file or namespace scope, a ready
+ * arena `name` of `bytes` bytes (a constant, at least 1: 0 is a compile error) and
+ * its storage, aligned to STOW_DEFAULT_ALIGN and placed in the NOBITS section
+ * .bss.stow.arena.<name> (see linker/stow.ld). No init call; the storage need not
+ * be zeroed. STOW_ARENA_DEFINE_STATIC makes `name` file-local. Inside a C++ class
+ * a DEFINE is a compile error whose text points to the C++ layer (stow/stow.hpp),
+ * whose containers hold their storage inside the object. */
 #define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(, name, bytes)
 #define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static, name, bytes)
 
@@ -88,12 +109,15 @@ typedef struct {
 #define STOW__ARENA_POISON_INIT(buf)
 #endif
 #define STOW__ARENA_DEFINE(linkage, name, bytes)                                       \
+    STOW__FILE_SCOPE_ONLY;                                                             \
+    STOW_STATIC_ASSERT((bytes) > 0 && STOW__FITS_SIZE(bytes, 1u, 0u),                  \
+                       "STOW_ARENA_DEFINE: bytes must be 1 to SIZE_MAX");              \
     STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW_SECTION(arena, name)                         \
-    static unsigned char stow__arena_buf_##name[(bytes)];                              \
+    static unsigned char stow__arena_buf_##name[STOW__CAST(size_t, bytes)];            \
     linkage stow_arena_t name = {stow__arena_buf_##name,                               \
-                                 stow__arena_buf_##name + (bytes),                     \
+                                 stow__arena_buf_##name + STOW__CAST(size_t, bytes),   \
                                  stow__arena_buf_##name,                               \
-                                 stow__arena_buf_##name + (bytes),                     \
+                                 stow__arena_buf_##name + STOW__CAST(size_t, bytes),   \
                                  NULL,                                                 \
                                  &(name),                                              \
                                  &(name),                                              \
@@ -102,78 +126,96 @@ typedef struct {
                                  STOW__CONFIG_GUARD}
 
 /* Makes *a an empty arena over buf[0, size), with no chain and zeroed statistics.
- * buf may have any alignment. O(1).
+ * buf may have any alignment. O(1). *a may hold anything before; init reads
+ * none of it. Initialising the head of a chain again is fine (its old blocks
+ * stay chained to it, unused: init them too before using them elsewhere).
  * Returns false, changing nothing, if buf is NULL or size is 0.
- * Contract violation: a is NULL. */
+ * Contract violation: a is NULL; a is a block chained into another arena. init
+ * cannot see the second (the bytes of *a may be anything, so it cannot tell a
+ * chained block from garbage, nor follow a pointer in it): it returns true, and
+ * the head of the chain reports the violation at its next call that reaches
+ * the block. From then on every such call on the head reports it and does
+ * nothing; init the head again to start over. */
 bool stow_arena_init(stow_arena_t *a, void *buf, size_t size) STOW__GUARDED(stow_arena_init);
 
 /* Returns size bytes aligned to align (0: STOW_DEFAULT_ALIGN). Contents are
- * unspecified. size 0 gives a valid aligned pointer that must not be dereferenced
- * (NULL only when not even the alignment padding fits). O(1) while the current block
- * has room; when it has not, O(blocks) to find a later block of the chain with room
- * (the unused tail of each block passed over counts as used until rewind or reset).
+ * unspecified. size 0 is a request for one byte (see "Size 0" above). O(1) while
+ * the current block has room; when it has not, O(blocks) to find a later block of
+ * the chain with room (the unused tail of each block passed over counts as used
+ * until rewind or reset).
  * Returns NULL, counting a fail, when no block has room.
- * Contract violation: a is NULL or is a block chained to another arena; align is not
- * 0 or a power of two. */
+ * Contract violation: a is NULL or is a block chained to another arena; align is
+ * not 0 or a power of two; the block a allocates from, or a later block it would
+ * move to, was initialised again. Level 2 reports (as stow_arena_alloc, from all
+ * three allocation calls) bytes written after a rewind or reset gave them back. */
 void *stow_arena_alloc(stow_arena_t *a, size_t size, size_t align);
 
-/* stow_arena_alloc(), then zeroes the size bytes. O(size) on top. */
+/* stow_arena_alloc(), then zeroes the size bytes. O(size) on top. Violations as
+ * stow_arena_alloc(). */
 void *stow_arena_alloc_zeroed(stow_arena_t *a, size_t size, size_t align);
 
-/* Zeroed room for count items of size bytes each, aligned to align. Returns NULL,
- * counting a fail, when count * size overflows size_t or there is no room.
+/* Zeroed room for count items of size bytes each, aligned to align; a count or a
+ * size of 0 is a request of size 0. Returns NULL, counting a fail, when
+ * count * size overflows size_t or there is no room.
  * Violations as stow_arena_alloc(). O(count * size). */
 void *stow_arena_alloc_array(stow_arena_t *a, size_t count, size_t size, size_t align);
 
 /* Zeroed T* or NULL; and n zeroed T's, n * sizeof(T) checked for overflow, or NULL. */
-#define STOW_ARENA_NEW(a, T) ((T *)stow_arena_alloc_zeroed((a), sizeof(T), STOW_ALIGNOF(T)))
+#define STOW_ARENA_NEW(a, T) \
+    STOW__CAST(T *, stow_arena_alloc_zeroed((a), sizeof(T), STOW_ALIGNOF(T)))
 #define STOW_ARENA_NEW_ARRAY(a, T, n) \
-    ((T *)stow_arena_alloc_array((a), (size_t)(n), sizeof(T), STOW_ALIGNOF(T)))
+    STOW__CAST(T *, stow_arena_alloc_array((a), STOW__CAST(size_t, n), sizeof(T), STOW_ALIGNOF(T)))
 
 /* The current position of the whole chain, for stow_arena_rewind(). O(1).
- * Contract violation: a is NULL or a chained block (the mark is then {NULL, NULL}). */
+ * Contract violation: a is NULL or a chained block; the block a allocates from was
+ * initialised again (the mark is then {NULL, NULL}). */
 stow_arena_mark_t stow_arena_mark(const stow_arena_t *a);
 
 /* Frees everything allocated since mark was taken; what was allocated before stays.
- * A mark equal to the current position is a no-op, and a mark stays usable after
- * rewinding to it or to an earlier one... until the arena passes it again and is
- * rewound below it: rewinding to a mark above the current position is a bug.
+ * A mark equal to the current position is a no-op (rewinding a scope that
+ * allocated nothing is ordinary code), and a mark stays usable after rewinding to
+ * it or to an earlier one... until the arena passes it again and is rewound below
+ * it: rewinding to a mark above the current position is a bug.
  * O(blocks), plus O(bytes freed) at check level 2 (poison).
- * Contract violation: a is NULL or a chained block; mark did not come from this
- * arena's chain or lies above the current position. (DESIGN section 3 calls a mark
- * "not below the current position" a violation; an equal mark is accepted here,
- * because rewinding a scope that allocated nothing is ordinary code.) */
+ * Contract violation: a is NULL or a chained block; a block of the chain up to the
+ * current one was initialised again; mark did not come from this arena's chain or
+ * lies above the current position. */
 void stow_arena_rewind(stow_arena_t *a, stow_arena_mark_t mark);
 
 /* Frees everything in the whole chain. O(blocks used), plus O(bytes freed) at check
  * level 2. Statistics (peak, fails) are kept.
- * Contract violation: a is NULL or a chained block. */
+ * Contract violation: a is NULL or a chained block; a block of the chain up to the
+ * current one was initialised again. */
 void stow_arena_reset(stow_arena_t *a);
 
 /* Appends next, and any chain that hangs from it, to the end of a's chain: when a's
  * blocks are full, allocation continues there. Blocks can be of any size and come
  * from DEFINE or init. After this, next belongs to a: call everything on a, never on
- * next. O(blocks).
+ * next, and do not init next again. O(blocks).
  * Contract violation: a or next is NULL or already chained to an arena; next is a;
- * next (or a block chained to it) has memory in use. */
+ * next (or a block chained to it) has memory in use; a block of a's or next's
+ * chain was initialised again. */
 void stow_arena_chain(stow_arena_t *a, stow_arena_t *next);
 
 /* Bytes in use in the whole chain, padding and passed-over block tails included.
- * O(blocks). Contract violation: a is NULL or a chained block (returns 0). */
+ * O(blocks). Contract violation: a is NULL or a chained block; a block of the
+ * chain up to the current one was initialised again (returns 0). */
 size_t stow_arena_used(const stow_arena_t *a);
 
-/* Bytes of the whole chain. O(blocks). Violations as stow_arena_used(). */
+/* Bytes of the whole chain. O(blocks). Contract violation: a is NULL or a chained
+ * block; a block of the chain was initialised again (returns 0). */
 size_t stow_arena_capacity(const stow_arena_t *a);
 
 /* Fills *out: capacity and used as above, peak (high-water mark of used) and fails.
- * O(blocks). Contract violation: a or out is NULL, or a is a chained block. */
+ * O(blocks). Contract violation: a or out is NULL, or a is a chained block; a block
+ * of the chain was initialised again. */
 void stow_arena_stats(const stow_arena_t *a, stow_stats_t *out);
 
-/* Walks the whole chain and returns false if any internal invariant is broken
- * (a cycle, a pointer outside its block, a block not owned by a, the current block
- * not in the chain, full/empty blocks out of order, and at level 2 a poisoned byte
- * that was overwritten). For tests and debug builds. O(blocks), plus O(bytes) at
- * check level 2. Contract violation: a is NULL (returns false). */
+/* Walks the whole chain once and returns false if any internal invariant is
+ * broken (a cycle, a pointer outside its block, a block not owned by a, as after
+ * it was initialised again, the current block not in the chain, and at level 2 a
+ * poisoned byte that was overwritten). For tests and debug builds. O(blocks), plus
+ * O(bytes) at check level 2. Contract violation: a is NULL (returns false). */
 bool stow_arena_check(const stow_arena_t *a);
 
 #ifdef __cplusplus

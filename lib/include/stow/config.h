@@ -135,11 +135,30 @@
 #else
 #define STOW_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
+
+/* STOW__CAST(T, x): x converted to T, for the macros users expand. In C a cast;
+ * in C++ a constexpr function, so that the macros stay clean under
+ * -Wold-style-cast and -Wuseless-cast (which a static_cast to x's own type
+ * would trip) in C++11 and later, and still give constant expressions.
+ * extern "C++": a user may include stow's headers inside extern "C". */
+#ifdef __cplusplus
+extern "C++" {
+template <typename T, typename U>
+constexpr T stow__cast(U value)
+{
+    return static_cast<T>(value);
+}
+}
+#define STOW__CAST(T, x) (stow__cast<T>(x))
+#else
+#define STOW__CAST(T, x) ((T)(x))
+#endif
 /* For the DEFINE macros' compile-time checks: whether n items of per_item bytes
  * and extra bytes more fit in size_t. A division, so that the test itself cannot
  * wrap the way the product it guards would (silently, into a short buffer). */
-#define STOW__FITS_SIZE(n, per_item, extra) \
-    ((uint64_t)(n) <= (uint64_t)((SIZE_MAX - (size_t)(extra)) / (size_t)(per_item)))
+#define STOW__FITS_SIZE(n, per_item, extra)        \
+    (STOW__CAST(uint64_t, n) <=                    \
+     STOW__CAST(uint64_t, (SIZE_MAX - STOW__CAST(size_t, extra)) / STOW__CAST(size_t, per_item)))
 
 /* For the DEFINE macros of the containers that divide by a stride s without a
  * division (pool, genpool): as constant expressions, s's lowest set bit, that
@@ -147,7 +166,7 @@
  * 2^64 by five Newton steps (x' = x (2 - d x) doubles the correct low bits; d
  * itself has 3: 3, 6, 12, 24, 48, 96). Truncated, the inverse is the one modulo
  * 2^32. lib/src/internal.h (stow__odd_inverse) computes the same at run time. */
-#define STOW__LOWBIT(s) ((uint64_t)(s) & (0u - (uint64_t)(s)))
+#define STOW__LOWBIT(s) (STOW__CAST(uint64_t, s) & (0u - STOW__CAST(uint64_t, s)))
 #define STOW__BITPOS(b)                                                              \
     ((((b) & UINT64_C(0xAAAAAAAAAAAAAAAA)) != 0u ? 1u : 0u) |                        \
      (((b) & UINT64_C(0xCCCCCCCCCCCCCCCC)) != 0u ? 2u : 0u) |                        \
@@ -155,9 +174,9 @@
      (((b) & UINT64_C(0xFF00FF00FF00FF00)) != 0u ? 8u : 0u) |                        \
      (((b) & UINT64_C(0xFFFF0000FFFF0000)) != 0u ? 16u : 0u) |                       \
      (((b) & UINT64_C(0xFFFFFFFF00000000)) != 0u ? 32u : 0u))
-#define STOW__SHIFT_OF(s) ((uint32_t)STOW__BITPOS(STOW__LOWBIT(s)))
-#define STOW__ODD_OF(s) ((uint64_t)(s) / STOW__LOWBIT(s))
-#define STOW__NEWTON(d, x) ((x) * ((uint64_t)2u - (d) * (x)))
+#define STOW__SHIFT_OF(s) STOW__CAST(uint32_t, STOW__BITPOS(STOW__LOWBIT(s)))
+#define STOW__ODD_OF(s) (STOW__CAST(uint64_t, s) / STOW__LOWBIT(s))
+#define STOW__NEWTON(d, x) ((x) * (UINT64_C(2) - (d) * (x)))
 #define STOW__ODD_INVERSE(d) \
     STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, STOW__NEWTON(d, (d))))))
 

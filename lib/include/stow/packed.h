@@ -1,7 +1,7 @@
 /* stow/packed.h - a packed array: items always contiguous, removal by swap-and-pop.
  *
  * The items live at positions [0, count) with no holes, so the update loop is a
- * plain loop with no flags to test and nothing to skip (seed 004, act 4). Pushing
+ * plain loop with no flags to test and nothing to skip. Pushing
  * appends; removing position i moves the last item into i, so removal is O(1) but
  * reorders, and a pointer or index kept across a removal may name another item.
  * When something outside must keep referring to one item, use a slot map
@@ -19,7 +19,8 @@
  * Errors: a full array makes push return NULL and count a fail (stats().fails).
  * Contract violations (a NULL array, an index at or beyond count, an alignment
  * that is not a power of two) go to the port's assert hook at STOW_CHECK_LEVEL >=
- * 1; if the hook returns, the call returns NULL / does nothing and the array is
+ * 1, with the call's name and the misuse ("stow_packed_at: index is not below the
+ * count"); if the hook returns, the call returns NULL / does nothing and the array is
  * exactly as it was. At level 0 they are undefined.
  *
  * Check level 2: the memory an item leaves (the last position, after remove_at
@@ -58,37 +59,43 @@ struct stow_packed {
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
 };
 
-#define STOW__PACKED_ALIGN0(item_align) ((item_align) != 0u ? (item_align) : STOW_DEFAULT_ALIGN)
+#define STOW__PACKED_ALIGN0(item_align)                                                  \
+    STOW__CAST(size_t, (item_align) != 0u ? STOW__CAST(size_t, item_align)                \
+                                          : STOW__CAST(size_t, STOW_DEFAULT_ALIGN))
 #define STOW__PACKED_STRIDE(item_size, item_align)                                       \
-    (((size_t)(item_size) + STOW__PACKED_ALIGN0(item_align) - 1u) &                      \
-     ~((size_t)STOW__PACKED_ALIGN0(item_align) - 1u))
+    ((STOW__CAST(size_t, item_size) + STOW__PACKED_ALIGN0(item_align) - 1u) &            \
+     ~(STOW__PACKED_ALIGN0(item_align) - 1u))
 
 /* The alignment STOW_PACKED_DEFINE gives its storage: item_align, and at least 4
  * so that items whose size allows it are moved a word at a time. */
 #define STOW_PACKED_ALIGN(item_align) \
-    ((size_t)STOW__PACKED_ALIGN0(item_align) > 4u ? (size_t)STOW__PACKED_ALIGN0(item_align) : 4u)
+    (STOW__PACKED_ALIGN0(item_align) > 4u ? STOW__PACKED_ALIGN0(item_align) : sizeof(char) * 4u)
 
 /* Buffer bytes stow_packed_init() needs: capacity strides, nothing else. */
 #define STOW_PACKED_BYTES(item_size, item_align, capacity) \
-    ((size_t)(capacity) * STOW__PACKED_STRIDE(item_size, item_align))
+    (STOW__CAST(size_t, capacity) * STOW__PACKED_STRIDE(item_size, item_align))
 
-/* STOW_PACKED_DEFINE(name, T, capacity): defines, at file scope, a ready, empty
- * packed array `name` of up to `capacity` items of type T (a constant, 1 to
- * UINT32_MAX, whose storage fits in size_t; checked at compile time) and its storage, aligned to STOW_PACKED_ALIGN(alignof(T))
- * and placed in the section .stow.packed.<name>. No init call; the storage need
- * not be zeroed.
- * STOW_PACKED_DEFINE_STATIC makes `name` file-local. */
+/* STOW_PACKED_DEFINE(name, T, capacity): defines, at file or namespace scope, a
+ * ready, empty packed array `name` of up to `capacity` items of type T (a
+ * constant, 1 to UINT32_MAX, whose storage fits in size_t; checked at compile
+ * time) and its storage, aligned to STOW_PACKED_ALIGN(alignof(T)) and placed in
+ * the NOBITS section .bss.stow.packed.<name>. No init call; the storage need not
+ * be zeroed. STOW_PACKED_DEFINE_STATIC makes `name` file-local. Inside a C++
+ * class a DEFINE is a compile error whose text points to the C++ layer
+ * (stow/stow.hpp), whose containers hold their storage inside the object. */
 #define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(, name, T, capacity)
 #define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static, name, T, capacity)
 
 #define STOW__PACKED_DEFINE(linkage, name, T, capacity)                                       \
-    STOW_STATIC_ASSERT((capacity) >= 1 && (uint64_t)(capacity) <= UINT32_MAX,                 \
+    STOW__FILE_SCOPE_ONLY;                                                                    \
+    STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <= UINT32_MAX,       \
                        "packed array capacity must be 1 to UINT32_MAX");                      \
     STOW_STATIC_ASSERT(STOW__FITS_SIZE(capacity, sizeof(T), 0u),                              \
                        "packed array storage does not fit in size_t");                        \
     STOW_ALIGNAS(STOW_PACKED_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(packed, name)               \
-    static unsigned char stow__packed_buf_##name[(size_t)(capacity) * sizeof(T)];             \
-    linkage stow_packed_t name = {0u, (uint32_t)(capacity), stow__packed_buf_##name, sizeof(T), \
+    static unsigned char stow__packed_buf_##name[STOW__CAST(size_t, capacity) * sizeof(T)];   \
+    linkage stow_packed_t name = {0u, STOW__CAST(uint32_t, capacity), stow__packed_buf_##name,  \
+                                  sizeof(T),                                                  \
                                   0u, 0u, STOW__CONFIG_GUARD}
 
 /* Makes *a an empty packed array of up to `capacity` items of item_size bytes
@@ -140,9 +147,9 @@ void stow_packed_stats(const stow_packed_t *a, stow_stats_t *out);
 bool stow_packed_check(const stow_packed_t *a);
 
 /* Typed access: the item at index as a T*, a zeroed new T*, all items as T*. */
-#define STOW_PACKED_AT(a, T, index) ((T *)stow_packed_at((a), (index)))
-#define STOW_PACKED_PUSH(a, T) ((T *)stow_packed_push(a))
-#define STOW_PACKED_DATA(a, T) ((T *)stow_packed_data(a))
+#define STOW_PACKED_AT(a, T, index) STOW__CAST(T *, stow_packed_at((a), (index)))
+#define STOW_PACKED_PUSH(a, T) STOW__CAST(T *, stow_packed_push(a))
+#define STOW_PACKED_DATA(a, T) STOW__CAST(T *, stow_packed_data(a))
 
 #ifdef __cplusplus
 }

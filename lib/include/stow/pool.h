@@ -1,4 +1,4 @@
-/* stow/pool.h - fixed-size blocks with an intrusive free list (seed 004, act 2).
+/* stow/pool.h - fixed-size blocks with an intrusive free list.
  *
  * A pool hands out blocks of one size from a static array and takes them back
  * one by one, in any order, in O(1): the workhorse for messages, particles,
@@ -27,8 +27,8 @@
  *
  * Failures: alloc on a pool whose blocks are all in use returns NULL and counts
  * in stats().fails. Everything listed under "contract violation" is a caller bug:
- * it goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) and, if the hook
- * returns, the call returns NULL / false / 0 / does nothing, and the pool, its
+ * it goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) with the call's name
+ * and the misuse ("stow_pool_free: double free") and, if the hook returns, the call returns NULL / false / 0 / does nothing, and the pool, its
  * blocks included, is exactly as it was. At level 0 a violation is undefined.
  *
  * Level 1 checks every pointer given to free(): it must be the start of a block
@@ -57,12 +57,17 @@
  *     block that was handed out (O(blocks used) at level 2), and alloc() checks
  *     those too when it bumps over them again;
  *   - the link: before alloc() makes the next free block the head of the list,
- *     it checks that the link names a block start of this pool, below the bump
+ *     it checks the link. The pool knows how many blocks its free list holds, so
+ *     it knows where the list ends: the last free block's link must be NULL, and
+ *     every other one must name a block start of this pool, below the bump
  *     pointer, with its bit clear (so a block that is live or already taken is
- *     refused too). A bad link is reported and not followed: the rest of the free
- *     list is dropped (those blocks stay unusable, and check() returns false,
- *     until reset), which is safer than handing out a block that may be live.
- *     A link overwritten with the address of another free block goes unseen.
+ *     refused too). A NULL written over a link while more blocks are free (a
+ *     stale `node->next = NULL` through a pointer to a freed block) is a bad link
+ *     like any other. A bad link is reported and not followed: the rest of the
+ *     free list is dropped (those blocks count as in use, so used() and alloc()
+ *     agree, and check() returns false, until reset), which is safer than handing
+ *     out a block that may be live. A link overwritten with the address of
+ *     another free block goes unseen.
  *
  * AddressSanitizer builds, at every level, poison a freed block whole (its link
  * included: the pool reads and writes links unseen by the sanitizer) and the
@@ -75,7 +80,12 @@
  * pool must then go through them (or run inside a critical section of its own):
  * reset() and the plain alloc()/free() are not ISR-safe. Nothing else here is.
  * A contract violation in an _isr call reaches the assert hook with interrupts
- * masked.
+ * masked. What the Cortex-M port's critical section does not cover: PRIMASK
+ * masks neither NMI nor HardFault (nor any fault handler), so those handlers
+ * must not touch a pool another context uses; and it masks interrupts on the
+ * core that sets it only, so on a multi-core chip a pool shared between cores
+ * needs a port whose critical section takes a lock both cores respect (a
+ * hardware spinlock or semaphore). The host port's mutex covers threads.
  *
  * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
  * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
@@ -116,33 +126,39 @@ struct stow_pool {
 
 /* The alignment of every block for a declared alignment align (0 means
  * STOW_DEFAULT_ALIGN): the free-list link needs a pointer's alignment. */
-#define STOW_POOL_BLOCK_ALIGN(align) \
-    STOW__POOL_MAX((size_t)((align) != 0u ? (size_t)(align) : (size_t)STOW_DEFAULT_ALIGN), \
-                   (size_t)STOW_ALIGNOF(void *))
+#define STOW_POOL_BLOCK_ALIGN(align)                                                        \
+    STOW__POOL_MAX(STOW__CAST(size_t, (align) != 0u ? STOW__CAST(size_t, align)               \
+                                                     : STOW__CAST(size_t, STOW_DEFAULT_ALIGN)), \
+                   STOW__CAST(size_t, STOW_ALIGNOF(void *)))
 
 /* Bytes from one block to the next for blocks of size bytes aligned to align: size
  * (at least sizeof(void *)) rounded up to STOW_POOL_BLOCK_ALIGN(align). */
-#define STOW_POOL_STRIDE(size, align)                                                   \
-    ((STOW__POOL_MAX((size_t)(size), sizeof(void *)) + STOW_POOL_BLOCK_ALIGN(align) - 1u) \
-     & ~(STOW_POOL_BLOCK_ALIGN(align) - 1u))
+#define STOW_POOL_STRIDE(size, align)                                                       \
+    ((STOW__POOL_MAX(STOW__CAST(size_t, size), sizeof(void *)) + STOW_POOL_BLOCK_ALIGN(align) - \
+      1u) &                                                                                   \
+     ~(STOW_POOL_BLOCK_ALIGN(align) - 1u))
 
 /* Buffer bytes stow_pool_init() needs for n blocks of size bytes aligned to align:
  * n strides at levels 0 and 1; level 2 adds the allocation bitmap, one bit per
  * block in 32-bit words. A constant expression when its arguments are; the caller
  * keeps n * stride within size_t (init checks it and refuses otherwise). */
 #if STOW_CHECK_LEVEL >= 2
-#define STOW__POOL_MAP_BYTES(n) ((((size_t)(n) + 31u) >> 5) * sizeof(uint32_t))
+#define STOW__POOL_MAP_BYTES(n) (((STOW__CAST(size_t, n) + 31u) >> 5) * sizeof(uint32_t))
 #else
-#define STOW__POOL_MAP_BYTES(n) ((size_t)0)
+#define STOW__POOL_MAP_BYTES(n) (sizeof(uint32_t) * 0u)
 #endif
 #define STOW_POOL_BYTES(size, align, n) \
-    ((size_t)(n) * STOW_POOL_STRIDE(size, align) + STOW__POOL_MAP_BYTES(n))
+    (STOW__CAST(size_t, n) * STOW_POOL_STRIDE(size, align) + STOW__POOL_MAP_BYTES(n))
 
-/* STOW_POOL_DEFINE(name, T, capacity): defines, at file scope, a ready pool `name`
- * of capacity blocks for objects of type T (capacity a constant, 1..UINT32_MAX;
- * the storage must fit in size_t; both checked at compile time), and its storage, aligned to STOW_POOL_BLOCK_ALIGN(alignof(T)) and placed in
- * the section .stow.pool.<name> (see linker/stow.ld). No init call; the storage
- * need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name` file-local. */
+/* STOW_POOL_DEFINE(name, T, capacity): defines, at file or namespace scope, a
+ * ready pool `name` of capacity blocks for objects of type T (capacity a
+ * constant, 1..UINT32_MAX; the storage must fit in size_t; both checked at
+ * compile time), and its storage, aligned to STOW_POOL_BLOCK_ALIGN(alignof(T))
+ * and placed in the NOBITS section .bss.stow.pool.<name> (see linker/stow.ld). No
+ * init call; the storage need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name`
+ * file-local. Inside a C++ class a DEFINE is a compile error whose text points to
+ * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
+ * object. */
 #define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(, name, T, capacity)
 #define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static, name, T, capacity)
 
@@ -150,7 +166,7 @@ struct stow_pool {
  * sizeof(T) and alignof(T), so that a T larger than the pool's declared block, or
  * more strictly aligned, is a contract violation (level >= 1) instead of an
  * overflow. A T smaller than the block is fine. Not ISR-safe. */
-#define STOW_POOL_NEW(p, T) ((T *)stow_pool_alloc_checked((p), sizeof(T), STOW_ALIGNOF(T)))
+#define STOW_POOL_NEW(p, T) STOW__CAST(T *, stow_pool_alloc_checked((p), sizeof(T), STOW_ALIGNOF(T)))
 
 /* Makes *p an empty pool of capacity blocks of block_size bytes aligned to
  * block_align (0: STOW_DEFAULT_ALIGN) over buf. Writes nothing into buf. O(1).
@@ -165,7 +181,9 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
 /* A free block, or NULL (counting a fail) when every block is in use. The block
  * freed last is handed out first; never-used blocks in address order. O(1); at
  * level 2 also O(block size) for the poison check.
- * Contract violation: p is NULL. */
+ * Contract violation: p is NULL. Level 2 also reports, as stow_pool_alloc, a free
+ * block written after it was freed, a block written after reset, and a bad
+ * free-list link (see "Level 2" above). */
 void *stow_pool_alloc(stow_pool_t *p);
 
 /* stow_pool_alloc(), after checking that an object of size bytes aligned to
@@ -187,7 +205,9 @@ void stow_pool_free(stow_pool_t *p, void *block);
 /* stow_pool_alloc() and stow_pool_free() inside stow_port_critical_enter/exit:
  * ISR-safe, and they nest (the caller's interrupt state is restored). Same
  * results and violations; the port's critical section on top (with the Cortex-M
- * port, 18 instructions each at level 0 instead of 9 and 8). */
+ * port, 18 instructions each at level 0 instead of 9 and 8). With the Cortex-M
+ * port that section is PRIMASK: it masks neither NMI nor HardFault, and it
+ * protects against the interrupts of one core only (see "ISR use" above). */
 void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 
@@ -243,7 +263,8 @@ bool stow_pool_check(const stow_pool_t *p);
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
 #define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
-    STOW_STATIC_ASSERT((cap) > 0 && (uint64_t)(cap) <= UINT32_MAX,                    \
+    STOW__FILE_SCOPE_ONLY;                                                            \
+    STOW_STATIC_ASSERT((cap) > 0 && STOW__CAST(uint64_t, cap) <= UINT32_MAX,          \
                        "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");         \
     STOW_STATIC_ASSERT(STOW__FITS_SIZE(cap, STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)), \
                                       STOW__POOL_MAP_BYTES(cap)),                     \
@@ -255,11 +276,11 @@ bool stow_pool_check(const stow_pool_t *p);
         NULL,                                                                         \
         stow__pool_buf_##name,                                                        \
         stow__pool_buf_##name,                                                        \
-        stow__pool_buf_##name + (size_t)(cap) * sizeof(stow__pool_block_##name),      \
+        stow__pool_buf_##name + STOW__CAST(size_t, cap) * sizeof(stow__pool_block_##name), \
         sizeof(stow__pool_block_##name),                                              \
-        (uintptr_t)STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(stow__pool_block_##name))), \
+        STOW__CAST(uintptr_t, STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(stow__pool_block_##name)))), \
         STOW__SHIFT_OF(sizeof(stow__pool_block_##name)),                              \
-        (uint32_t)(cap),                                                              \
+        STOW__CAST(uint32_t, cap),                                                    \
         0u,                                                                           \
         0u,                                                                           \
         0u,                                                                           \

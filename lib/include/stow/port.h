@@ -42,10 +42,12 @@ extern "C" {
 #endif
 
 /* Called when a caller breaks a function's contract (a foreign pointer, a double
- * free, an alignment that is not a power of two...). expr is the failed check as
- * text, file and line where it sits. A production port halts or resets; a test
- * port may record the call and return, and the stow call then returns its error
- * value and leaves its container exactly as it was. */
+ * free, an alignment that is not a power of two...). expr says what went wrong,
+ * for a user: the public function's name, a colon and the misuse, as in
+ * "stow_pool_free: double free" ("" when built with STOW_ASSERT_TEXT 0); file and
+ * line are where the check sits in the library. A production port halts or
+ * resets; a test port may record the call and return, and the stow call then
+ * returns its error value and leaves its container exactly as it was. */
 void stow_port_assert_failed(const char *expr, const char *file, int line);
 
 /* A free-running counter that wraps at 2^32. On Cortex-M it counts core clock
@@ -62,7 +64,10 @@ void stow_port_write(const char *text, size_t len);
 void stow_port_exit(int status);
 
 /* Masks interrupts (or takes the platform's lock) and returns the previous state,
- * which the matching stow_port_critical_exit() restores. Pairs nest. */
+ * which the matching stow_port_critical_exit() restores. Pairs nest. The
+ * Cortex-M port sets PRIMASK: that masks every interrupt but NMI and HardFault,
+ * on the core that runs it only; a multi-core chip needs a port that also takes
+ * a lock the other cores respect. */
 uint32_t stow_port_critical_enter(void);
 void stow_port_critical_exit(uint32_t state);
 

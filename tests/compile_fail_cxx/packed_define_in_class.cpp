@@ -1,0 +1,14 @@
+// A DEFINE inside a C++ class is a compile error whose text points to the C++
+// layer (it would otherwise compile and then fail to link). At namespace scope
+// the same DEFINE compiles.
+#include "stow/packed.h"
+
+#if STOW_COMPILE_FAIL
+struct world {
+    STOW_PACKED_DEFINE(items, int, 4);
+};
+#else
+namespace world {
+STOW_PACKED_DEFINE(items, int, 4);
+}
+#endif

@@ -968,6 +968,87 @@ TEST(genpool_generation_retires_a_slot_that_died_in_a_clear)
     CHECK_EQ(fails_of(&gp), 3);
     CHECK(stow_genpool_check(&gp));
 }
+
+#if MAX_GEN < 100u
+/* A pool of RUN_SLOTS retired slots, then one in use, then room. */
+#define RUN_SLOTS 1000u
+#define RUN_CAP (RUN_SLOTS + 64u)
+static STOW_ALIGNAS(4) unsigned char run_buf[STOW_GENPOOL_BYTES(4, 4, RUN_CAP)];
+static stow_genpool_t run_pool;
+
+/* Slot i of run_pool (live, generation gen) goes through its last generations and
+ * retires; check() verifies the run words after each retirement. */
+static void retire_slot_of_run_pool(stow_handle_t h)
+{
+    uint32_t i = stow_handle_index(h);
+    for (uint32_t gen = stow_handle_generation(h); gen < MAX_GEN; gen++) {
+        CHECK(stow_genpool_remove(&run_pool, h));
+        h = stow_genpool_insert(&run_pool, &gen);
+        CHECK_EQ(stow_handle_index(h), i); /* the free list is LIFO */
+    }
+    uint32_t retired = stow_genpool_retired(&run_pool);
+    CHECK(stow_genpool_remove(&run_pool, h));
+    CHECK_EQ(stow_genpool_retired(&run_pool), retired + 1u);
+    CHECK(stow_genpool_check(&run_pool));
+}
+
+/* After clear(), the bump index walks the slots used before. A run of retired
+ * slots is stepped over in one step: its first word gives its length, and no word
+ * inside it is read, by any insert after any number of clears. (Stepping over
+ * them one by one made clear + insert + remove O(retired slots).) The test turns
+ * every word inside the run into a trap, a word a slot-by-slot walk would take
+ * for a free slot and hand out; an insert that read one would return a handle to
+ * a retired slot. */
+TEST(genpool_insert_after_clear_steps_over_a_run_of_retired_slots)
+{
+    stow_test_fill(run_buf, 0xA5u, sizeof run_buf);
+    CHECK(stow_genpool_init(&run_pool, run_buf, sizeof run_buf, 4, 4, RUN_CAP));
+    static stow_handle_t h[RUN_SLOTS + 1u];
+    for (uint32_t i = 0; i <= RUN_SLOTS; i++) {
+        h[i] = stow_genpool_insert(&run_pool, &i);
+        CHECK_EQ(stow_handle_index(h[i]), i);
+    }
+    /* even slots first, then odd ones: each odd one joins the runs on both sides */
+    for (uint32_t i = 0; i < RUN_SLOTS; i += 2u) {
+        CHECK_CALL(retire_slot_of_run_pool(h[i]));
+    }
+    for (uint32_t i = 1; i < RUN_SLOTS; i += 2u) {
+        CHECK_CALL(retire_slot_of_run_pool(h[i]));
+    }
+    CHECK_EQ(stow_genpool_retired(&run_pool), RUN_SLOTS);
+    CHECK_EQ(stow_genpool_count(&run_pool), 1);
+
+    uint32_t *words = (uint32_t *)run_pool.words;
+    for (uint32_t i = 1; i + 1u < RUN_SLOTS; i++) {
+        words[i] = stow_handle_make(i ^ 1u, 5u).bits; /* a free slot's word */
+    }
+    /* clear + insert + remove, over and over: slot `at` goes through its
+     * generations, retires, joins the run, and the next one takes over */
+    uint32_t at = RUN_SLOTS, gen = 2u, retired = RUN_SLOTS;
+    for (uint32_t round = 0; round < 4u * MAX_GEN; round++) {
+        stow_genpool_clear(&run_pool);
+        uint32_t x = round;
+        stow_handle_t got = stow_genpool_insert(&run_pool, &x);
+        CHECK(stow_handle_eq(got, make(at, gen)));
+        CHECK_EQ(stow_genpool_count(&run_pool), 1);
+        CHECK_EQ(u32_at(&run_pool, got), round);
+        CHECK(stow_genpool_remove(&run_pool, got));
+        if (gen == MAX_GEN) {
+            retired++;
+            at++;
+            gen = 1u; /* a never-used slot */
+        } else {
+            gen++; /* a free slot hands out the generation it kept */
+        }
+        CHECK_EQ(stow_genpool_retired(&run_pool), retired);
+    }
+    CHECK_EQ(at, RUN_SLOTS + 4u); /* the run grew by the slots that retired */
+    for (uint32_t i = 1; i + 1u < RUN_SLOTS; i++) {
+        words[i] = i ^ 1u; /* any retired word will do inside a run */
+    }
+    CHECK(stow_genpool_check(&run_pool));
+}
+#endif
 #endif
 #endif
 
@@ -1498,6 +1579,9 @@ void stow_test_suite_genpool(void)
 #else
     RUN(genpool_generation_retires_the_slot);
     RUN(genpool_generation_retires_a_slot_that_died_in_a_clear);
+#if MAX_GEN < 100u
+    RUN(genpool_insert_after_clear_steps_over_a_run_of_retired_slots);
+#endif
 #endif
 #endif
     RUN(genpool_stats_track_used_peak_and_fails);

@@ -6,10 +6,22 @@
  *     live:     w == gen << IB | i            (gen >= 1: w is the item's handle)
  *     free:     w == gen << IB | link, link != i   (gen >= 1: the generation the slot
  *                                           hands out next; link: next free slot)
- *     retired:  w == i ^ 1                    (generation 0: never handed out again)
+ *     retired:  w <= M, w != i                (generation 0: never handed out again)
  * so "live" is (w & M) == i, get() is one comparison of the handle with the word,
  * and a null handle (0) matches no word: a live word has gen >= 1 and a free or
  * retired word has low bits other than its index.
+ *
+ * Retired slots (STOW_GEN_RETIRE) form runs of consecutive slots, and the two end
+ * slots of a run of n hold i ^ min(n, M): after a clear(), the bump index steps
+ * over a whole run in one step, however long it is, where a slot-by-slot walk
+ * would cost every clear + insert O(retired slots). A slot that retires joins the
+ * runs that end just below it and start just above it (their end words give
+ * their lengths): O(1). Words inside a run are never read again. The bump index
+ * is never left at a retired slot, except 0 right after a clear: after handing
+ * out slot i it steps over a run that starts at i + 1. So a run never holds both
+ * bump - 1 and bump, and a slot below bump that retires never joins a run above
+ * it. Only a run of all 2^IB slots has a length that does not fit its words (it
+ * is cut at M): the step over it stops at the capacity.
  *
  * Regions, with top = max(bump, reached):
  *   [0, bump)      current: live, free (on the free list) or retired; bits valid.
@@ -28,7 +40,9 @@
  *   - the free list has free_count distinct nodes, all free slots below bump, and
  *     every free slot below bump is on it;
  *   - the retired words below top number `retired`, those below bump
- *     `retired_below`, and none exist in WRAP mode;
+ *     `retired_below`, and none exist in WRAP mode; a retired slot's bit is 0,
+ *     above bump too; both end words of each run hold its length; slot bump is
+ *     not retired unless bump is 0;
  *   - bump_limit is 0 while bump < reached, else capacity;
  *   - copy_words is 0 or item_size / 4 (then the stride is a multiple of 4 too);
  *   - stride == odd << shift with odd * inverse == 1 (mod 2^32), item_size <= stride;
@@ -59,8 +73,23 @@ static inline stow_handle_t handle_from(uint32_t bits)
     return h;
 }
 
-/* The word a retired slot i keeps: generation 0 and index bits other than i. */
-static inline uint32_t retired_word(uint32_t i) { return (i ^ 1u) & MASK; }
+/* Retired slots (STOW_GEN_RETIRE) lie in runs of consecutive slots; both end slots of a run hold
+ * its length, n, in the word x ^ min(n, MASK) (generation 0; never x itself, so
+ * never live). Interior words are anything with generation 0 other than their
+ * index, and are never read. */
+static inline uint32_t run_word(uint32_t x, uint32_t n) { return x ^ (n < MASK ? n : MASK); }
+
+static inline bool is_retired(uint32_t w, uint32_t x) { return (w & ~MASK) == 0u && w != x; }
+
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* The length of the run that starts at x (word w), cut at top: only a run of all
+ * 2^IB slots has a length that does not fit its words, and it ends at top. */
+static inline uint32_t run_from(uint32_t w, uint32_t x, uint32_t top)
+{
+    uint32_t n = w ^ x;
+    return n < top - x ? n : top - x;
+}
+#endif
 
 /* Live items: every slot below bump is live, free or retired. No field of its own,
  * so that insert and remove need not keep one up to date. */
@@ -150,19 +179,64 @@ static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
     return w;
 }
 
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* Slot i, neither retired nor beyond top, retires: it joins the runs of retired
+ * slots that end at i - 1 and start at i + 1, whose end words give their lengths,
+ * and the joined run's end words get its length. O(1). Returns the run's last slot. */
+static uint32_t retire_slot(stow_genpool_t *g, uint32_t i, uint32_t top)
+{
+    uint32_t *words = words_of(g);
+    uint32_t first = i, last = i;
+    if (i > 0u && is_retired(words[i - 1u], i - 1u)) {
+        first = i - (words[i - 1u] ^ (i - 1u));
+    }
+    if (i + 1u < top && is_retired(words[i + 1u], i + 1u)) {
+        last = i + (words[i + 1u] ^ (i + 1u));
+    }
+    uint32_t n = last - first + 1u;
+    words[i] = run_word(i, n); /* an interior word, unless i is an end */
+    words[first] = run_word(first, n);
+    words[last] = run_word(last, n);
+    clear_bit(bits_of(g), i);
+    g->retired++;
+    return last;
+}
+
+/* Moves the bump index over the run of retired slots that starts there, if one
+ * does: slot bump is then never retired (unless bump is 0), which is what lets a
+ * retiring slot below bump join the runs beside it without looking at bump. */
+static inline void step_over_run(stow_genpool_t *g)
+{
+    uint32_t i = g->bump;
+    if (i < g->reached) {
+        uint32_t w = words_of(g)[i];
+        if (is_retired(w, i)) {
+            uint32_t n = run_from(w, i, g->reached);
+            g->bump = i + n;
+            g->retired_below += n;
+        }
+    }
+}
+#endif
+
 /* The bump index is below `reached` (the slot it names was used before the last
  * clear()) or at the capacity (full). A used-before slot goes on with the
  * generation its word says: one past a live (cleared) one, or the one a free slot
- * was waiting to hand out. Slots whose generations are used up are stepped over and
- * retired, so this loops only in STOW_GEN_RETIRE mode. Returns the new live word,
- * or 0, counting a fail, when the pool is full. */
+ * was waiting to hand out. In STOW_GEN_RETIRE mode, a run of retired slots is
+ * stepped over in one step (its first word gives its length), and a slot whose
+ * last generation died in the clear retires here, joining its neighbours' runs.
+ * So the loop turns once per slot that retires now, plus at most once more
+ * (the run at slot 0, right after a clear): O(1), amortised over retirements,
+ * which happen once per slot in the pool's life, whatever the number of clears.
+ * Returns the new live word, or 0, counting a fail, when the pool is full. */
 static inline uint32_t take_used_before(stow_genpool_t *g)
 {
     uint32_t *words = words_of(g);
     uint32_t w = 0u;
-    while (w == 0u && g->bump < g->capacity) {
-        uint32_t i = g->bump++;
+    while (g->bump < g->capacity) {
+        uint32_t i = g->bump;
         if (i >= g->reached) {
+            g->bump = i + 1u;
             w = make_live(g, i, GEN_ONE | i); /* past every slot used before */
             break;
         }
@@ -177,19 +251,25 @@ static inline uint32_t take_used_before(stow_genpool_t *g)
             next = old & ~MASK; /* free: the generation it kept; retired: 0 */
         }
         if (next != 0u) {
+            g->bump = i + 1u;
 #if STOW_CHECK_LEVEL >= 2
             take_poisoned(g, i);
 #endif
             w = make_live(g, i, next | i);
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+            step_over_run(g);
+#endif
             break;
         }
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
-        if (old != retired_word(i)) { /* its last generation died in the clear */
-            words[i] = retired_word(i);
-            g->retired++;
-        }
-        g->retired_below++;
-        clear_bit(bits_of(g), i);
+        /* Retired already (a run starting at i), or its last generation died in
+         * the clear: either way a run of retired slots starts at i. */
+        uint32_t last = (old & MASK) == i ? retire_slot(g, i, g->reached)
+                                          : i + run_from(old, i, g->reached) - 1u;
+        g->retired_below += last - i + 1u;
+        g->bump = last + 1u;
+#else
+        g->bump = i + 1u; /* not reached: WRAP mode has no generation 0 */
 #endif
     }
     g->bump_limit = g->bump < g->reached ? 0u : g->capacity;
@@ -323,14 +403,12 @@ bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h)
 }
 
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
-/* The last generation of slot i was removed: retire the slot. */
+/* The last generation of slot i (below bump) was removed: retire the slot. */
 static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
 {
     note_peak(g);
-    words_of(g)[i] = retired_word(i);
-    g->retired++;
+    (void)retire_slot(g, i, g->bump > g->reached ? g->bump : g->reached);
     g->retired_below++;
-    clear_bit(bits_of(g), i);
     stow__release(item_at(g, i), g->item_size);
 }
 #endif
@@ -567,21 +645,34 @@ bool stow_genpool_check(const stow_genpool_t *g)
     }
     const uint32_t *words = words_of(g);
     const uint32_t *bits = bits_of(g);
+    if (bump != 0u && bump < top && is_retired(words[bump], bump)) {
+        return false; /* the bump index inside or at a run of retired slots */
+    }
     uint32_t live = 0u, retired = 0u, retired_below = 0u;
+    uint32_t run = 0u; /* retired slots in a row, up to i */
     for (uint32_t i = 0u; i < top; i++) {
         uint32_t w = words[i];
         bool is_live = (w & MASK) == i;
-        bool is_retired = !is_live && (w & ~MASK) == 0u;
-        if ((is_live && w == i) || (is_retired && w != retired_word(i))) {
-            return false; /* generation 0 live, or a malformed retired word */
+        bool retired_here = is_retired(w, i);
+        if (is_live && w == i) {
+            return false; /* generation 0 live */
         }
-        retired += is_retired ? 1u : 0u;
+        run = retired_here ? run + 1u : 0u;
+        if (retired_here) {
+            /* its bit stays clear even above bump, and a run's end words hold its length */
+            if (bit_of(bits, i) ||
+                ((i + 1u == top || !is_retired(words[i + 1u], i + 1u)) &&
+                 (w != run_word(i, run) || words[i + 1u - run] != run_word(i + 1u - run, run)))) {
+                return false;
+            }
+        }
+        retired += retired_here ? 1u : 0u;
         if (i < bump) {
             if (bit_of(bits, i) != is_live) {
                 return false;
             }
             live += is_live ? 1u : 0u;
-            retired_below += is_retired ? 1u : 0u;
+            retired_below += retired_here ? 1u : 0u;
         }
 #if STOW_CHECK_LEVEL >= 2
         if ((i >= bump || !is_live) && !stow__poison_intact(item_at(g, i), g->item_size)) {

@@ -323,8 +323,8 @@ TEST(slotmap_never_used_words_are_never_trusted)
     for (uint32_t i = 2; i < 8; i++) {
         for (uint32_t pos = 0; pos < 2; pos++) {
             uint32_t gen = 1u + (i & 1u);
-            map_a.sparse[i] = stow_handle_make(i ^ pos, gen).bits; /* "generation gen, position pos" */
-            map_a.dense[i] = i;
+            ((uint32_t *)map_a.sparse)[i] = stow_handle_make(i ^ pos, gen).bits; /* "generation gen, position pos" */
+            ((uint32_t *)map_a.dense)[i] = i;
             stow_handle_t forged = stow_handle_make(i, gen);
             CHECK_NULL(stow_slotmap_get(&map_a, forged));
             CHECK_FALSE(stow_slotmap_contains(&map_a, forged));
@@ -485,7 +485,7 @@ static void log_destroy(void *item, void *ctx)
     /* the item is still the one that was marked: value and dead mark agree */
     const stow_slotmap_t *m = destroy_log.map;
     uint32_t pos = (uint32_t)((size_t)((const unsigned char *)item - m->items) / m->stride);
-    if ((m->dense[pos] & STOW__SLOTMAP_DEAD) == 0u || (v & 1u) == 0u) {
+    if ((((const uint32_t *)m->dense)[pos] & STOW__SLOTMAP_DEAD) == 0u || (v & 1u) == 0u) {
         destroy_log.item_was_intact = false;
     }
     destroy_log.seen[destroy_log.calls++] = v;

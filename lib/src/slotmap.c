@@ -38,6 +38,10 @@ static inline unsigned char *item_at(const stow_slotmap_t *m, uint32_t pos)
     return m->items + (size_t)pos * m->stride;
 }
 
+/* The tables, which the struct holds as void * (slotmap.h says why). */
+static inline uint32_t *dense_table(const stow_slotmap_t *m) { return (uint32_t *)m->dense; }
+static inline uint32_t *sparse_table(const stow_slotmap_t *m) { return (uint32_t *)m->sparse; }
+
 /* Item copies: not memcpy (no libc). By words when the size and the source
  * allow it (the destination is always an item of the map, 4-aligned whenever the
  * size is a multiple of 4); sizes are never 0. Odd sizes go a byte at a time, out
@@ -105,8 +109,9 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
         return false;
     }
     unsigned char *b = (unsigned char *)buf;
-    m->dense = (uint32_t *)(void *)(b + tables);
-    m->sparse = m->dense + capacity;
+    uint32_t *dense = (uint32_t *)(void *)(b + tables);
+    m->dense = dense;
+    m->sparse = dense + capacity;
     m->items = b;
     m->stride = stride;
     m->item_size = item_size;
@@ -120,7 +125,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->config = NULL;
     /* ASan builds: the tables may lie where an older container released memory.
      * (The items are unpoisoned one by one as they are handed out.) */
-    stow__unpoison(m->dense, 2u * sizeof(uint32_t) * (size_t)capacity);
+    stow__unpoison(dense, 2u * sizeof(uint32_t) * (size_t)capacity);
     return true;
 }
 
@@ -143,8 +148,8 @@ static STOW__NOINLINE unsigned char *take_new(stow_slotmap_t *m, stow_handle_t *
     }
 #endif
     stow__acquire(item, m->stride);
-    m->sparse[index] = GEN_ONE | (index ^ pos);
-    m->dense[pos] = index;
+    sparse_table(m)[index] = GEN_ONE | (index ^ pos);
+    dense_table(m)[pos] = index;
     m->bump = index + 1u;
     m->top = pos + 1u;
     m->count = pos + 1u;
@@ -173,7 +178,7 @@ void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
     uint32_t pos = m->count;
     unsigned char *item;
     if (pos < m->top) {
-        out->bits = m->sparse[m->dense[pos]] ^ pos;
+        out->bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
         m->count = pos + 1u;
         item = item_at(m, pos);
 #if STOW_CHECK_LEVEL >= 2
@@ -198,7 +203,7 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
     if (pos >= m->top) {
         return insert_new(m, item);
     }
-    h.bits = m->sparse[m->dense[pos]] ^ pos;
+    h.bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
     m->count = pos + 1u;
     unsigned char *dst = item_at(m, pos);
 #if STOW_CHECK_LEVEL >= 2
@@ -216,7 +221,7 @@ void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
     if (index >= m->bump) {
         return NULL;
     }
-    uint32_t pos = m->sparse[index] ^ h.bits;
+    uint32_t pos = sparse_table(m)[index] ^ h.bits;
     if (pos >= m->count) {
         return NULL;
     }
@@ -227,7 +232,7 @@ void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 static inline uint32_t position_of(const stow_slotmap_t *m, stow_handle_t h)
 {
     uint32_t index = h.bits & INDEX_MASK;
-    return index < m->bump ? m->sparse[index] ^ h.bits : UINT32_MAX;
+    return index < m->bump ? sparse_table(m)[index] ^ h.bits : UINT32_MAX;
 }
 
 bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
@@ -242,11 +247,11 @@ bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
 static STOW__NOINLINE void retire(stow_slotmap_t *m, uint32_t index, uint32_t pos)
 {
     uint32_t last = m->top - 1u;
-    m->sparse[index] = retired_word(index);
+    sparse_table(m)[index] = retired_word(index);
     if (pos != last) {
-        uint32_t moved = m->dense[last];
-        m->dense[pos] = moved;
-        m->sparse[moved] ^= pos ^ last;
+        uint32_t moved = dense_table(m)[last];
+        dense_table(m)[pos] = moved;
+        sparse_table(m)[moved] ^= pos ^ last;
     }
     m->top = last;
 }
@@ -268,16 +273,16 @@ static inline uint32_t next_generation(uint32_t word)
  * at pos with the next generation, or is retired. */
 static void free_index_at(stow_slotmap_t *m, uint32_t pos)
 {
-    uint32_t index = m->dense[pos] & ~DEAD;
-    uint32_t next = next_generation(m->sparse[index]);
+    uint32_t index = dense_table(m)[pos] & ~DEAD;
+    uint32_t next = next_generation(sparse_table(m)[index]);
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
     if (next == 0u) {
         retire(m, index, pos);
         return;
     }
 #endif
-    m->sparse[index] = next | (index ^ pos);
-    m->dense[pos] = index;
+    sparse_table(m)[index] = next | (index ^ pos);
+    dense_table(m)[pos] = index;
 }
 
 /* The word of the index in a dense word, whose dead mark (bit 31) the address
@@ -294,7 +299,7 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     /* Read together (one LDM on Cortex-M), before the first test. */
     uint32_t bump = m->bump;
     uint32_t count = m->count;
-    uint32_t *sparse = m->sparse;
+    uint32_t *sparse = sparse_table(m);
     uint32_t index = h.bits & INDEX_MASK;
     if (index >= bump) {
         return false;
@@ -310,7 +315,7 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     unsigned char *tail = m->items + (size_t)last * stride;
     move_item(m->items + (size_t)pos * stride, tail, stride);
     stow__release(tail, stride);
-    uint32_t *dense = m->dense;
+    uint32_t *dense = dense_table(m);
     uint32_t gone = dense[pos];
     uint32_t moved = dense[last];
     dense[pos] = moved;
@@ -359,7 +364,7 @@ stow_handle_t stow_slotmap_handle_at(const stow_slotmap_t *m, uint32_t dense_ind
     stow_handle_t h = STOW_HANDLE_NULL;
     STOW__REQUIRE(m != NULL, h);
     STOW__REQUIRE(dense_index < m->count, h);
-    h.bits = m->sparse[m->dense[dense_index] & ~DEAD] ^ dense_index;
+    h.bits = sparse_table(m)[dense_table(m)[dense_index] & ~DEAD] ^ dense_index;
     return h;
 }
 
@@ -383,9 +388,9 @@ bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
     if (pos >= m->count) {
         return false;
     }
-    uint32_t word = m->dense[pos];
+    uint32_t word = dense_table(m)[pos];
     if ((word & DEAD) == 0u) {
-        m->dense[pos] = word | DEAD;
+        dense_table(m)[pos] = word | DEAD;
         m->dead++;
     }
     return true;
@@ -395,7 +400,7 @@ bool stow_slotmap_is_dead(const stow_slotmap_t *m, stow_handle_t h)
 {
     STOW__REQUIRE(m != NULL, false);
     uint32_t pos = position_of(m, h);
-    return pos < m->count && (m->dense[pos] & DEAD) != 0u;
+    return pos < m->count && (dense_table(m)[pos] & DEAD) != 0u;
 }
 
 uint32_t stow_slotmap_dead_count(const stow_slotmap_t *m)
@@ -412,8 +417,8 @@ uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, 
         return 0u;
     }
     uint32_t count = m->count;
-    uint32_t *dense = m->dense;
-    uint32_t *sparse = m->sparse;
+    uint32_t *dense = dense_table(m);
+    uint32_t *sparse = sparse_table(m);
     size_t stride = m->stride;
     unsigned char *items = m->items;
     /* A stable partition: survivors slide down to w in order; each one's old
@@ -476,7 +481,7 @@ static bool positions_are_sound(const stow_slotmap_t *m)
 {
     uint32_t marked = 0u;
     for (uint32_t pos = 0u; pos < m->top; pos++) {
-        uint32_t word = m->dense[pos];
+        uint32_t word = dense_table(m)[pos];
         if ((word & DEAD) != 0u) {
             if (pos >= m->count) {
                 return false;
@@ -487,7 +492,7 @@ static bool positions_are_sound(const stow_slotmap_t *m)
         if (index >= m->bump) {
             return false;
         }
-        uint32_t entry = m->sparse[index];
+        uint32_t entry = sparse_table(m)[index];
         if ((entry & GEN_MASK) == 0u || ((entry ^ index) & INDEX_MASK) != pos) {
             return false;
         }
@@ -502,13 +507,13 @@ static bool indices_are_sound(const stow_slotmap_t *m)
     uint32_t listed = 0u;
     uint32_t retired = 0u;
     for (uint32_t index = 0u; index < m->bump; index++) {
-        uint32_t entry = m->sparse[index];
+        uint32_t entry = sparse_table(m)[index];
         if (entry == retired_word(index)) {
             retired++;
             continue;
         }
         uint32_t pos = (entry ^ index) & INDEX_MASK;
-        if ((entry & GEN_MASK) == 0u || pos >= m->top || (m->dense[pos] & ~DEAD) != index) {
+        if ((entry & GEN_MASK) == 0u || pos >= m->top || (dense_table(m)[pos] & ~DEAD) != index) {
             return false;
         }
         listed++;

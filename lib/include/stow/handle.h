@@ -19,6 +19,33 @@
 
 #include "config.h"
 
+/* For the DEFINE and typed-wrapper macros of the handle-based containers (genpool,
+ * slotmap): private.
+ *
+ * STOW__CONVERT(To, x): x converted to To. In C a cast; in C++ a static_cast inside
+ * a constexpr function template, so that a user's -Wold-style-cast and
+ * -Wuseless-cast (the conversion is often to the type x has already) stay quiet,
+ * and the result is still a constant expression (array bounds, static_assert).
+ *
+ * STOW__CONSTINIT: `constinit` where the language has it (C++20), so that the
+ * compiler proves every DEFINE'd container statically initialised: usable from
+ * any other translation unit's constructors, with no initialisation-order
+ * question. Empty in C (where a file-scope initializer is constant anyway) and in
+ * older C++. */
+#ifdef __cplusplus
+extern "C++" {
+template <typename To, typename From> constexpr To stow__convert(From x) { return static_cast<To>(x); }
+}
+#define STOW__CONVERT(To, x) stow__convert<To>(x)
+#else
+#define STOW__CONVERT(To, x) ((To)(x))
+#endif
+#ifdef __cpp_constinit
+#define STOW__CONSTINIT constinit
+#else
+#define STOW__CONSTINIT
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -9,6 +9,43 @@
 #define MAX_GEN STOW_HANDLE_MAX_GENERATION
 #define RETIRE_MODE (STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE)
 
+#if STOW_CHECK_LEVEL >= 1
+/* The text of the last contract violation, as the assert hook received it (the
+ * harness records it: tests/harness.c). Declared weak so that this file links
+ * with a harness that does not record it yet; the texts are then not compared,
+ * only the violations counted. */
+const char *stow_test_last_violation(void) __attribute__((weak));
+
+/* NULL when the last violation's text is want, else that text. */
+static const char *last_violation_unless(const char *want)
+{
+    if (stow_test_last_violation == NULL) {
+        return NULL;
+    }
+    const char *got = stow_test_last_violation();
+    if (got == NULL) {
+        return "(no text)";
+    }
+    size_t n = 0;
+    while (want[n] != '\0' && got[n] == want[n]) {
+        n++;
+    }
+    return want[n] == '\0' && got[n] == '\0' ? NULL : got;
+}
+/* text goes through STOW_CHECK_TEXT, so that STOW_ASSERT_TEXT 0 builds expect "". */
+#define CHECK_LAST_VIOLATION(text)                                                       \
+    do {                                                                                 \
+        const char *got_ = last_violation_unless(STOW_CHECK_TEXT(text));                 \
+        if (got_ != NULL) {                                                              \
+            (void)stow_test_check(false, __FILE__, __LINE__, "last violation: " text);   \
+            stow_test_print("  it was: ");                                               \
+            stow_test_print(got_);                                                       \
+            stow_test_print("\n");                                                       \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
+#endif
+
 /* The generation a slot hands out after gen: 0 when the slot retires instead. */
 static uint32_t gen_after(uint32_t gen)
 {
@@ -1197,6 +1234,44 @@ TEST(genpool_violations_leave_the_pool_unchanged)
     /* next() of a stale handle is fine: the loop may have removed it */
     CHECK(stow_handle_eq(stow_genpool_next(&gp, h[1]), h[2]));
 }
+
+/* A violation reaches the assert hook as the public function's name and the
+ * misuse in words, not as the failed expression. */
+TEST(genpool_violations_name_the_function_and_the_misuse)
+{
+    CHECK_CALL(fresh(8, 4, 4));
+    stow_handle_t h, r;
+    unsigned char *p = (unsigned char *)stow_genpool_alloc(&gp, &h);
+    CHECK_NOT_NULL(p);
+    uint32_t item[3] = {1, 2, 3};
+    stow_stats_t s;
+    EXPECT_VIOLATION(r = stow_genpool_insert(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: item pointer is NULL");
+    EXPECT_VIOLATION(r = stow_genpool_insert(&gp, (const unsigned char *)item + 1));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: item is not aligned to 4 (the pool copies items by words)");
+    EXPECT_VIOLATION(r = stow_genpool_insert(NULL, item));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: pool pointer is NULL");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_genpool_init(&gp, gp_buf, GP_BUF_BYTES, 8, 3, 4)));
+    CHECK_LAST_VIOLATION("stow_genpool_init: item_align is neither 0 nor a power of two");
+    EXPECT_VIOLATION(r = stow_genpool_handle_of(&gp, p + 4));
+    CHECK_LAST_VIOLATION("stow_genpool_handle_of: pointer is not the start of an item");
+    EXPECT_VIOLATION(r = stow_genpool_handle_of(&gp, item));
+    CHECK_LAST_VIOLATION("stow_genpool_handle_of: pointer is outside the pool's items");
+    EXPECT_VIOLATION(r = stow_genpool_next(&gp, STOW_HANDLE_NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_next: handle is null");
+    EXPECT_VIOLATION(r = stow_genpool_next(&gp, make(4, 1)));
+    CHECK_LAST_VIOLATION("stow_genpool_next: handle's index is not below the capacity");
+    EXPECT_VIOLATION(stow_genpool_stats(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_stats: out pointer is NULL");
+    EXPECT_VIOLATION(stow_genpool_iterate(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_iterate: cursor pointer is NULL");
+    EXPECT_VIOLATION(stow_genpool_clear(NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_clear: pool pointer is NULL");
+    (void)s;
+    CHECK(stow_handle_is_null(r));
+    CHECK(stow_handle_eq(stow_genpool_handle_of(&gp, p), h));
+    CHECK(stow_genpool_check(&gp));
+}
 #endif
 
 #if STOW_CHECK_LEVEL >= 2
@@ -1223,6 +1298,8 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
     stow_handle_t r = STOW_HANDLE_NULL;
     uint32_t item[2] = {5, 6};
     EXPECT_VIOLATION(r = stow_genpool_insert(&gp, item));
+    CHECK_LAST_VIOLATION("stow_genpool_insert, stow_genpool_alloc: the item's memory was written "
+                         "after the item was removed or cleared (through a stale pointer)");
     CHECK_EQ(stow_handle_index(r), 1); /* reported, and the insert still happens */
     CHECK_BYTES_EQ(p[1], item, 8);
     CHECK(stow_genpool_check(&gp));
@@ -1588,6 +1665,7 @@ void stow_test_suite_genpool(void)
     RUN(genpool_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(genpool_violations_leave_the_pool_unchanged);
+    RUN(genpool_violations_name_the_function_and_the_misuse);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(genpool_level2_poisons_and_catches_writes_after_remove);

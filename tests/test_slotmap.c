@@ -1,6 +1,43 @@
 /* test_slotmap.c - every clause of stow/slotmap.h, on the host and on every board. */
 #include "harness.h"
 
+#if STOW_CHECK_LEVEL >= 1
+/* The text of the last contract violation, as the assert hook received it (the
+ * harness records it: tests/harness.c). Declared weak so that this file links
+ * with a harness that does not record it yet; the texts are then not compared,
+ * only the violations counted. */
+const char *stow_test_last_violation(void) __attribute__((weak));
+
+/* NULL when the last violation's text is want, else that text. */
+static const char *last_violation_unless(const char *want)
+{
+    if (stow_test_last_violation == NULL) {
+        return NULL;
+    }
+    const char *got = stow_test_last_violation();
+    if (got == NULL) {
+        return "(no text)";
+    }
+    size_t n = 0;
+    while (want[n] != '\0' && got[n] == want[n]) {
+        n++;
+    }
+    return want[n] == '\0' && got[n] == '\0' ? NULL : got;
+}
+/* text goes through STOW_CHECK_TEXT, so that STOW_ASSERT_TEXT 0 builds expect "". */
+#define CHECK_LAST_VIOLATION(text)                                                       \
+    do {                                                                                 \
+        const char *got_ = last_violation_unless(STOW_CHECK_TEXT(text));                 \
+        if (got_ != NULL) {                                                              \
+            (void)stow_test_check(false, __FILE__, __LINE__, "last violation: " text);   \
+            stow_test_print("  it was: ");                                               \
+            stow_test_print(got_);                                                       \
+            stow_test_print("\n");                                                       \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
+#endif
+
 /* ------------------------------------------------------------------ fixtures */
 
 struct thing {
@@ -943,6 +980,34 @@ TEST(slotmap_violations_leave_the_map_unchanged)
     CHECK_BYTES_EQ(before_buf, walk_buf, bytes);
     CHECK(stow_slotmap_check(&map_a));
 }
+
+/* A violation reaches the assert hook as the public function's name and the
+ * misuse in words, not as the failed expression. */
+TEST(slotmap_violations_name_the_function_and_the_misuse)
+{
+    fresh_u32(&map_a, 4);
+    stow_handle_t h = insert_u32(&map_a, 7), r = h;
+    stow_stats_t s;
+    EXPECT_VIOLATION(r = stow_slotmap_handle_at(&map_a, 1));
+    CHECK_LAST_VIOLATION("stow_slotmap_handle_at: index is not below count");
+    CHECK(stow_handle_is_null(r));
+    EXPECT_VIOLATION(r = stow_slotmap_insert(&map_a, NULL));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert: item pointer is NULL");
+    EXPECT_VIOLATION(r = stow_slotmap_insert(NULL, &s));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert: map pointer is NULL");
+    EXPECT_VIOLATION(CHECK_NULL(stow_slotmap_alloc(&map_a, NULL)));
+    CHECK_LAST_VIOLATION("stow_slotmap_alloc: out pointer is NULL");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_slotmap_init(&map_a, walk_buf, sizeof walk_buf, 4, 6, 4)));
+    CHECK_LAST_VIOLATION("stow_slotmap_init: item_align is neither 0 nor a power of two");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_slotmap_remove(NULL, h)));
+    CHECK_LAST_VIOLATION("stow_slotmap_remove: map pointer is NULL");
+    EXPECT_VIOLATION(stow_slotmap_stats(&map_a, NULL));
+    CHECK_LAST_VIOLATION("stow_slotmap_stats: out pointer is NULL");
+    EXPECT_VIOLATION(CHECK_EQ(stow_slotmap_refresh(NULL, NULL, NULL), 0));
+    CHECK_LAST_VIOLATION("stow_slotmap_refresh: map pointer is NULL");
+    CHECK(stow_handle_eq(stow_slotmap_handle_at(&map_a, 0), h));
+    CHECK(stow_slotmap_check(&map_a));
+}
 #endif
 
 #if STOW_CHECK_LEVEL >= 2
@@ -973,6 +1038,8 @@ TEST(slotmap_level2_poisons_and_catches_writes_after_remove)
     stow_test_poke(last, 1); /* a write through a pointer kept past the remove */
     CHECK_FALSE(stow_slotmap_check(&map_a));
     EXPECT_VIOLATION(h[1] = insert_u32(&map_a, 10));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert, stow_slotmap_alloc: the item's memory was written "
+                         "after its item was removed, refreshed away or cleared (through a stale pointer)");
     CHECK_EQ(value_of(&map_a, h[1]), 10); /* reported, and the insert still happens */
     CHECK(stow_slotmap_check(&map_a));
     /* refresh and clear release too */
@@ -1289,6 +1356,7 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(slotmap_violations_leave_the_map_unchanged);
+    RUN(slotmap_violations_name_the_function_and_the_misuse);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(slotmap_level2_poisons_and_catches_writes_after_remove);

@@ -116,8 +116,9 @@ static inline void note_peak(stow_genpool_t *g)
 bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity)
 {
-    STOW__REQUIRE(g != NULL, false);
-    STOW__REQUIRE((item_align & (item_align - 1u)) == 0u, false); /* 0 or a power of two */
+    STOW__CHECK(g != NULL, "stow_genpool_init: pool pointer is NULL", false);
+    STOW__CHECK((item_align & (item_align - 1u)) == 0u,
+                "stow_genpool_init: item_align is neither 0 nor a power of two", false);
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t stride = stow__round_up(item_size, align); /* 0 for no item, or on overflow */
     /* In 64 bits, with the stride below 4 GiB, none of these sums can wrap. */
@@ -164,8 +165,8 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
 static void take_poisoned(const stow_genpool_t *g, uint32_t i)
 {
     if (!stow__poison_intact(item_at(g, i), g->item_size)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("genpool item written after remove or clear"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_genpool_insert, stow_genpool_alloc: the item's memory was written "
+                     "after the item was removed or cleared (through a stale pointer)");
     }
 }
 #endif
@@ -353,7 +354,7 @@ static STOW__NOINLINE uint32_t take_slow(stow_genpool_t *g, const void *src)
 
 void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
 {
-    STOW__REQUIRE(g != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_alloc: pool pointer is NULL", NULL);
     uint32_t i, w;
     if (!take_fast(g, &i, &w)) {
         w = take_slow(g, NULL);
@@ -373,9 +374,11 @@ void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
 
 stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(item != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_insert: pool pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(item != NULL, "stow_genpool_insert: item pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u,
+                "stow_genpool_insert: item is not aligned to 4 (the pool copies items by words)",
+                STOW_HANDLE_NULL);
     uint32_t i, w;
     if (!take_fast(g, &i, &w)) {
         return handle_from(take_slow(g, item));
@@ -386,7 +389,7 @@ stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
 
 void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
     uint32_t i = h.bits & MASK;
     /* Below bump every word is valid, and only a live slot's word equals a handle. */
     if (i >= g->bump || words_of(g)[i] != h.bits) {
@@ -397,7 +400,7 @@ void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
 
 bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_contains: pool pointer is NULL", false);
     uint32_t i = h.bits & MASK;
     return i < g->bump && words_of(g)[i] == h.bits;
 }
@@ -415,7 +418,7 @@ static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
 
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_remove: pool pointer is NULL", false);
     uint32_t i = h.bits & MASK;
     uint32_t *words = words_of(g);
     uint32_t bump = g->bump;
@@ -457,14 +460,18 @@ bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 
 stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_handle_of: pool pointer is NULL", STOW_HANDLE_NULL);
     uintptr_t n = (uintptr_t)item - (uintptr_t)g->items;
-    STOW__REQUIRE(item != NULL && n < (uintptr_t)g->capacity * g->stride, STOW_HANDLE_NULL);
-    STOW__REQUIRE((n & ((UINT32_C(1) << g->shift) - 1u)) == 0u, STOW_HANDLE_NULL);
+    STOW__CHECK(item != NULL, "stow_genpool_handle_of: item pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(n < (uintptr_t)g->capacity * g->stride,
+                "stow_genpool_handle_of: pointer is outside the pool's items", STOW_HANDLE_NULL);
+    STOW__CHECK((n & ((UINT32_C(1) << g->shift) - 1u)) == 0u,
+                "stow_genpool_handle_of: pointer is not the start of an item", STOW_HANDLE_NULL);
     /* n = i * stride exactly iff (n >> shift) * inverse < capacity: a product of a
      * non-multiple of the odd part lands above (2^32 - 1) / odd >= capacity. */
     uint32_t i = (uint32_t)(n >> g->shift) * g->inverse;
-    STOW__REQUIRE(i < g->capacity, STOW_HANDLE_NULL);
+    STOW__CHECK(i < g->capacity,
+                "stow_genpool_handle_of: pointer is not the start of an item", STOW_HANDLE_NULL);
     if (i >= g->bump) {
         return STOW_HANDLE_NULL; /* never handed out since the last clear */
     }
@@ -474,7 +481,7 @@ stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 
 void stow_genpool_clear(stow_genpool_t *g)
 {
-    STOW__REQUIRE_VOID(g != NULL);
+    STOW__CHECK_VOID(g != NULL, "stow_genpool_clear: pool pointer is NULL");
 #if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     const uint32_t *words = words_of(g);
     for (uint32_t i = 0u; i < g->bump; i++) {
@@ -495,19 +502,19 @@ void stow_genpool_clear(stow_genpool_t *g)
 
 uint32_t stow_genpool_count(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_count: pool pointer is NULL", 0u);
     return live_count(g);
 }
 
 uint32_t stow_genpool_capacity(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_capacity: pool pointer is NULL", 0u);
     return g->capacity;
 }
 
 uint32_t stow_genpool_retired(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_retired: pool pointer is NULL", 0u);
     return g->retired;
 }
 
@@ -573,21 +580,23 @@ static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
 
 stow_handle_t stow_genpool_first(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_first: pool pointer is NULL", STOW_HANDLE_NULL);
     return handle_from(live_from(g, 0u));
 }
 
 stow_handle_t stow_genpool_next(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(!stow_handle_is_null(h), STOW_HANDLE_NULL);
-    STOW__REQUIRE(stow_handle_index(h) < g->capacity, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_next: pool pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(!stow_handle_is_null(h), "stow_genpool_next: handle is null", STOW_HANDLE_NULL);
+    STOW__CHECK(stow_handle_index(h) < g->capacity,
+                "stow_genpool_next: handle's index is not below the capacity", STOW_HANDLE_NULL);
     return handle_from(live_from(g, stow_handle_index(h) + 1u));
 }
 
 void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
 {
-    STOW__REQUIRE(g != NULL && cursor != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_iterate: pool pointer is NULL", NULL);
+    STOW__CHECK(cursor != NULL, "stow_genpool_iterate: cursor pointer is NULL", NULL);
     uint32_t slot = live_slot_from(g, *cursor);
     if (slot == NO_SLOT) {
         return NULL;
@@ -598,7 +607,8 @@ void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
 
 void stow_genpool_stats(const stow_genpool_t *g, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(g != NULL && out != NULL);
+    STOW__CHECK_VOID(g != NULL, "stow_genpool_stats: pool pointer is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_genpool_stats: out pointer is NULL");
     uint32_t live = live_count(g);
     out->capacity = g->capacity;
     out->used = live;
@@ -633,7 +643,7 @@ static uint32_t walk_free_list(const stow_genpool_t *g, uint32_t n, bool mark)
 
 bool stow_genpool_check(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_check: pool pointer is NULL", false);
     uint32_t cap = g->capacity, bump = g->bump, shift = g->shift;
     uint32_t top = bump > g->reached ? bump : g->reached;
     if (g->items == NULL || g->words == NULL || g->bits == NULL || cap - 1u >= STOW_HANDLE_MAX_CAPACITY ||

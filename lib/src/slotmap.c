@@ -84,8 +84,8 @@ static inline void zero_item(unsigned char *dst, size_t n)
 static void take_poisoned(const unsigned char *item, size_t n)
 {
     if (!stow__poison_intact(item, n)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("slotmap item memory written after its item left"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_slotmap_insert, stow_slotmap_alloc: the item's memory was written "
+                     "after its item was removed, refreshed away or cleared (through a stale pointer)");
     }
 }
 #endif
@@ -93,8 +93,9 @@ static void take_poisoned(const unsigned char *item, size_t n)
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity)
 {
-    STOW__REQUIRE(m != NULL, false);
-    STOW__REQUIRE(item_align == 0u || stow__is_pow2(item_align), false);
+    STOW__CHECK(m != NULL, "stow_slotmap_init: map pointer is NULL", false);
+    STOW__CHECK(item_align == 0u || stow__is_pow2(item_align),
+                "stow_slotmap_init: item_align is neither 0 nor a power of two", false);
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t buf_align = align > STOW_ALIGNOF(uint32_t) ? align : STOW_ALIGNOF(uint32_t);
     if (buf == NULL || item_size == 0u || capacity == 0u || capacity > STOW_HANDLE_MAX_CAPACITY ||
@@ -174,7 +175,8 @@ static STOW__NOINLINE stow_handle_t insert_new(stow_slotmap_t *m, const void *it
  * word is already right: the tables are only read. */
 void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 {
-    STOW__REQUIRE(m != NULL && out != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_alloc: map pointer is NULL", NULL);
+    STOW__CHECK(out != NULL, "stow_slotmap_alloc: out pointer is NULL", NULL);
     uint32_t pos = m->count;
     unsigned char *item;
     if (pos < m->top) {
@@ -198,7 +200,8 @@ void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 {
     stow_handle_t h = STOW_HANDLE_NULL;
-    STOW__REQUIRE(m != NULL && item != NULL, h);
+    STOW__CHECK(m != NULL, "stow_slotmap_insert: map pointer is NULL", h);
+    STOW__CHECK(item != NULL, "stow_slotmap_insert: item pointer is NULL", h);
     uint32_t pos = m->count;
     if (pos >= m->top) {
         return insert_new(m, item);
@@ -216,7 +219,7 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 
 void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_get: map pointer is NULL", NULL);
     uint32_t index = h.bits & INDEX_MASK;
     if (index >= m->bump) {
         return NULL;
@@ -237,7 +240,7 @@ static inline uint32_t position_of(const stow_slotmap_t *m, stow_handle_t h)
 
 bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_contains: map pointer is NULL", false);
     return position_of(m, h) < m->count;
 }
 
@@ -295,7 +298,7 @@ static inline uint32_t *sparse_of(uint32_t *sparse, uint32_t dense_word)
 
 bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_remove: map pointer is NULL", false);
     /* Read together (one LDM on Cortex-M), before the first test. */
     uint32_t bump = m->bump;
     uint32_t count = m->count;
@@ -343,34 +346,34 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
 
 void *stow_slotmap_data(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_data: map pointer is NULL", NULL);
     return m->items;
 }
 
 uint32_t stow_slotmap_count(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_count: map pointer is NULL", 0u);
     return m->count;
 }
 
 uint32_t stow_slotmap_capacity(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_capacity: map pointer is NULL", 0u);
     return m->capacity;
 }
 
 stow_handle_t stow_slotmap_handle_at(const stow_slotmap_t *m, uint32_t dense_index)
 {
     stow_handle_t h = STOW_HANDLE_NULL;
-    STOW__REQUIRE(m != NULL, h);
-    STOW__REQUIRE(dense_index < m->count, h);
+    STOW__CHECK(m != NULL, "stow_slotmap_handle_at: map pointer is NULL", h);
+    STOW__CHECK(dense_index < m->count, "stow_slotmap_handle_at: index is not below count", h);
     h.bits = sparse_table(m)[dense_table(m)[dense_index] & ~DEAD] ^ dense_index;
     return h;
 }
 
 void stow_slotmap_clear(stow_slotmap_t *m)
 {
-    STOW__REQUIRE_VOID(m != NULL);
+    STOW__CHECK_VOID(m != NULL, "stow_slotmap_clear: map pointer is NULL");
     uint32_t count = m->count;
     stow__release(m->items, (size_t)count * m->stride);
     m->count = 0u;
@@ -383,7 +386,7 @@ void stow_slotmap_clear(stow_slotmap_t *m)
 
 bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_mark_dead: map pointer is NULL", false);
     uint32_t pos = position_of(m, h);
     if (pos >= m->count) {
         return false;
@@ -398,21 +401,21 @@ bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
 
 bool stow_slotmap_is_dead(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_is_dead: map pointer is NULL", false);
     uint32_t pos = position_of(m, h);
     return pos < m->count && (dense_table(m)[pos] & DEAD) != 0u;
 }
 
 uint32_t stow_slotmap_dead_count(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_dead_count: map pointer is NULL", 0u);
     return m->dead;
 }
 
 uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, void *ctx),
                               void *ctx)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_refresh: map pointer is NULL", 0u);
     if (m->dead == 0u) {
         return 0u;
     }
@@ -454,13 +457,14 @@ uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, 
 
 uint32_t stow_slotmap_retired(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_retired: map pointer is NULL", 0u);
     return m->bump - m->top;
 }
 
 void stow_slotmap_stats(const stow_slotmap_t *m, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(m != NULL && out != NULL);
+    STOW__CHECK_VOID(m != NULL, "stow_slotmap_stats: map pointer is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_slotmap_stats: out pointer is NULL");
     out->capacity = m->capacity - (m->bump - m->top);
     out->used = m->count;
     out->peak = m->peak;
@@ -528,7 +532,7 @@ static bool indices_are_sound(const stow_slotmap_t *m)
 
 bool stow_slotmap_check(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_check: map pointer is NULL", false);
     if (!counts_are_sound(m) || !positions_are_sound(m) || !indices_are_sound(m)) {
         return false;
     }

@@ -74,7 +74,9 @@
  * not counted in fails. Removing twice is such a stale remove. Everything listed
  * under "contract violation" is a caller bug: it goes to the port's assert hook
  * (STOW_CHECK_LEVEL >= 1) and, if the hook returns, the call returns its error
- * value and the pool is unchanged.
+ * value and the pool is unchanged. The hook's text names the function and the
+ * misuse, e.g. "stow_genpool_insert: item pointer is NULL" (STOW_ASSERT_TEXT 0
+ * leaves it empty).
  *
  * Check level 2 also fills removed (and cleared) items with 0xDD and, when a slot
  * is handed out again, reports through the assert hook any byte written in between

@@ -59,7 +59,9 @@
  * violation (NULL map or out pointer, an index beyond count, a non-power-of-two
  * alignment) goes to the port's assert hook at STOW_CHECK_LEVEL >= 1; if the hook
  * returns, the call returns NULL / false / STOW_HANDLE_NULL / 0 and the map is
- * exactly as it was. At level 0 it is undefined.
+ * exactly as it was. At level 0 it is undefined. The hook's text names the
+ * function and the misuse, e.g. "stow_slotmap_handle_at: index is not below
+ * count" (STOW_ASSERT_TEXT 0 leaves it empty).
  *
  * Check level 2: the memory an item leaves behind (the last position, after a
  * remove, refresh or clear) is filled with 0xDD; when that position is handed out

@@ -655,7 +655,7 @@ bool stow_genpool_check(const stow_genpool_t *g)
     }
     const uint32_t *words = words_of(g);
     const uint32_t *bits = bits_of(g);
-    if (bump != 0u && bump < top && is_retired(words[bump], bump)) {
+    if (bump != 0u && bump < g->reached && is_retired(words[bump], bump)) {
         return false; /* the bump index inside or at a run of retired slots */
     }
     uint32_t live = 0u, retired = 0u, retired_below = 0u;

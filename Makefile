@@ -450,7 +450,8 @@ HOST_RESULTS += $(BUILD)/test/compile-fail-cxx/result
 
 
 test: tools-test
-	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers
+	@$(MAKE) --no-print-directory -j$(JOBS) check-freestanding check-headers check-headers-strict \
+	    check-constinit check-define-scope
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
 	@tests/total.sh $(HOST_RESULTS) $(BOARD_RESULTS)
 test-host: $(HOST_RESULTS)
@@ -806,3 +807,32 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
+
+# ---- constinit
+# Every STOW_*_DEFINE is a constant initializer in C++ as in C (no code runs before
+# a DEFINE'd container is ready, whatever the order files are initialised in):
+# tests/cxx_constinit.cpp declares each one constinit, as C++20, with g++ and
+# clang++. And a genpool or slot map DEFINE inside a C++ class is a compile error
+# that names the way out (tests/cxx_define_in_class.cpp), with both compilers.
+CXX_DEFINE_CHECKS := g++ clang++
+CXX_DEFINE_FLAGS := -Wall -Wextra -Wpedantic -Werror $(INC)
+.PHONY: check-constinit check-define-scope
+check-constinit: $(patsubst %,$(BUILD)/gen/constinit-%.o,$(CXX_DEFINE_CHECKS))
+$(BUILD)/gen/constinit-%.o: tests/cxx_constinit.cpp $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$* -std=c++20 $(CXX_DEFINE_FLAGS) -c $< -o $@
+	@echo "every DEFINE is a constant initializer (constinit, $*)"
+check-define-scope: $(patsubst %,$(BUILD)/gen/define-scope-%.ok,$(CXX_DEFINE_CHECKS))
+$(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$* -std=c++17 $(CXX_DEFINE_FLAGS) -DSTOW_DEFINE_IN_CLASS=0 -c $< -o $(@:.ok=.o)
+	$(Q)for n in 1 2 3 4; do \
+	    if $* -std=c++17 $(CXX_DEFINE_FLAGS) -DSTOW_DEFINE_IN_CLASS=$$n -c $< -o $(@:.ok=.o) \
+	        >$(@:.ok=.log) 2>&1; then \
+	        echo "$*: a DEFINE inside a class compiled (STOW_DEFINE_IN_CLASS=$$n)"; exit 1; \
+	    fi; \
+	    grep -q stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp $(@:.ok=.log) || \
+	        { cat $(@:.ok=.log); echo "$*: the error does not point to stow.hpp"; exit 1; }; \
+	done
+	@touch $@
+	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"

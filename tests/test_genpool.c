@@ -197,14 +197,14 @@ TEST(genpool_init_refuses_bad_buffers_and_changes_nothing)
     CHECK_EQ(stow_genpool_capacity(&gp), STOW_HANDLE_MAX_CAPACITY);
 }
 
-/* ---------------------------------------------------------------- seed 000 */
+/* ---------------------------------------------------------------- a missile and its target */
 
 STOW_GENPOOL_DEFINE_TYPED(test_enemies, struct enemy, 1);
 STOW_GENPOOL_DEFINE_TYPED_STATIC(test_missiles, struct missile, 4);
 
 /* The generational arena's own example: a pool of one enemy, a missile that keeps
  * its target's handle, the target destroyed, a new enemy in the same slot. */
-TEST(genpool_seed000_missile_loses_its_destroyed_target)
+TEST(genpool_missile_loses_its_destroyed_target)
 {
     struct enemy first = {100, 3, 4};
     test_enemies_handle_t target = test_enemies_insert(&first);
@@ -233,10 +233,10 @@ TEST(genpool_seed000_missile_loses_its_destroyed_target)
     test_missiles_clear();
 }
 
-/* ---------------------------------------------------------------- seed 002 */
+/* ---------------------------------------------------------------- a block store with a flush */
 
 /* store_new_block: consecutive inserts take consecutive indices, distinct handles. */
-TEST(genpool_seed002_store_new_block)
+TEST(genpool_block_store_store_new_block)
 {
     CHECK_CALL(fresh(1, 1, 10));
     bool yes = true;
@@ -250,7 +250,7 @@ TEST(genpool_seed002_store_new_block)
 
 /* remove_block: the removed slot is reused for the next insert, with the new
  * value, under a handle that differs from the removed one. */
-TEST(genpool_seed002_remove_block)
+TEST(genpool_block_store_remove_block)
 {
     CHECK_CALL(fresh(1, 1, 10));
     bool yes = true, no = false;
@@ -270,7 +270,7 @@ TEST(genpool_seed002_remove_block)
 
 /* flush: after clear() the old handles find nothing (the seed panics; here get()
  * says NULL), and new inserts work under handles none of the old ones match. */
-TEST(genpool_seed002_flush)
+TEST(genpool_block_store_flush)
 {
     CHECK_CALL(fresh(1, 1, 10));
     bool yes = true;
@@ -298,7 +298,7 @@ TEST(genpool_seed002_flush)
 
 /* exceed_allocated_reserve: the insert past the capacity is refused (the seed
  * panics; here a null handle and a counted fail), and nothing changes. */
-TEST(genpool_seed002_exceed_capacity)
+TEST(genpool_block_store_exceed_capacity)
 {
     CHECK_CALL(fresh(1, 1, 10));
     bool yes = true;
@@ -968,6 +968,87 @@ TEST(genpool_generation_retires_a_slot_that_died_in_a_clear)
     CHECK_EQ(fails_of(&gp), 3);
     CHECK(stow_genpool_check(&gp));
 }
+
+#if MAX_GEN < 100u
+/* A pool of RUN_SLOTS retired slots, then one in use, then room. */
+#define RUN_SLOTS 1000u
+#define RUN_CAP (RUN_SLOTS + 64u)
+static STOW_ALIGNAS(4) unsigned char run_buf[STOW_GENPOOL_BYTES(4, 4, RUN_CAP)];
+static stow_genpool_t run_pool;
+
+/* Slot i of run_pool (live, generation gen) goes through its last generations and
+ * retires; check() verifies the run words after each retirement. */
+static void retire_slot_of_run_pool(stow_handle_t h)
+{
+    uint32_t i = stow_handle_index(h);
+    for (uint32_t gen = stow_handle_generation(h); gen < MAX_GEN; gen++) {
+        CHECK(stow_genpool_remove(&run_pool, h));
+        h = stow_genpool_insert(&run_pool, &gen);
+        CHECK_EQ(stow_handle_index(h), i); /* the free list is LIFO */
+    }
+    uint32_t retired = stow_genpool_retired(&run_pool);
+    CHECK(stow_genpool_remove(&run_pool, h));
+    CHECK_EQ(stow_genpool_retired(&run_pool), retired + 1u);
+    CHECK(stow_genpool_check(&run_pool));
+}
+
+/* After clear(), the bump index walks the slots used before. A run of retired
+ * slots is stepped over in one step: its first word gives its length, and no word
+ * inside it is read, by any insert after any number of clears. (Stepping over
+ * them one by one made clear + insert + remove O(retired slots).) The test turns
+ * every word inside the run into a trap, a word a slot-by-slot walk would take
+ * for a free slot and hand out; an insert that read one would return a handle to
+ * a retired slot. */
+TEST(genpool_insert_after_clear_steps_over_a_run_of_retired_slots)
+{
+    stow_test_fill(run_buf, 0xA5u, sizeof run_buf);
+    CHECK(stow_genpool_init(&run_pool, run_buf, sizeof run_buf, 4, 4, RUN_CAP));
+    static stow_handle_t h[RUN_SLOTS + 1u];
+    for (uint32_t i = 0; i <= RUN_SLOTS; i++) {
+        h[i] = stow_genpool_insert(&run_pool, &i);
+        CHECK_EQ(stow_handle_index(h[i]), i);
+    }
+    /* even slots first, then odd ones: each odd one joins the runs on both sides */
+    for (uint32_t i = 0; i < RUN_SLOTS; i += 2u) {
+        CHECK_CALL(retire_slot_of_run_pool(h[i]));
+    }
+    for (uint32_t i = 1; i < RUN_SLOTS; i += 2u) {
+        CHECK_CALL(retire_slot_of_run_pool(h[i]));
+    }
+    CHECK_EQ(stow_genpool_retired(&run_pool), RUN_SLOTS);
+    CHECK_EQ(stow_genpool_count(&run_pool), 1);
+
+    uint32_t *words = (uint32_t *)run_pool.words;
+    for (uint32_t i = 1; i + 1u < RUN_SLOTS; i++) {
+        words[i] = stow_handle_make(i ^ 1u, 5u).bits; /* a free slot's word */
+    }
+    /* clear + insert + remove, over and over: slot `at` goes through its
+     * generations, retires, joins the run, and the next one takes over */
+    uint32_t at = RUN_SLOTS, gen = 2u, retired = RUN_SLOTS;
+    for (uint32_t round = 0; round < 4u * MAX_GEN; round++) {
+        stow_genpool_clear(&run_pool);
+        uint32_t x = round;
+        stow_handle_t got = stow_genpool_insert(&run_pool, &x);
+        CHECK(stow_handle_eq(got, make(at, gen)));
+        CHECK_EQ(stow_genpool_count(&run_pool), 1);
+        CHECK_EQ(u32_at(&run_pool, got), round);
+        CHECK(stow_genpool_remove(&run_pool, got));
+        if (gen == MAX_GEN) {
+            retired++;
+            at++;
+            gen = 1u; /* a never-used slot */
+        } else {
+            gen++; /* a free slot hands out the generation it kept */
+        }
+        CHECK_EQ(stow_genpool_retired(&run_pool), retired);
+    }
+    CHECK_EQ(at, RUN_SLOTS + 4u); /* the run grew by the slots that retired */
+    for (uint32_t i = 1; i + 1u < RUN_SLOTS; i++) {
+        words[i] = i ^ 1u; /* any retired word will do inside a run */
+    }
+    CHECK(stow_genpool_check(&run_pool));
+}
+#endif
 #endif
 #endif
 
@@ -1116,6 +1197,44 @@ TEST(genpool_violations_leave_the_pool_unchanged)
     /* next() of a stale handle is fine: the loop may have removed it */
     CHECK(stow_handle_eq(stow_genpool_next(&gp, h[1]), h[2]));
 }
+
+/* A violation reaches the assert hook as the public function's name and the
+ * misuse in words, not as the failed expression. */
+TEST(genpool_violations_name_the_function_and_the_misuse)
+{
+    CHECK_CALL(fresh(8, 4, 4));
+    stow_handle_t h, r;
+    unsigned char *p = (unsigned char *)stow_genpool_alloc(&gp, &h);
+    CHECK_NOT_NULL(p);
+    uint32_t item[3] = {1, 2, 3};
+    stow_stats_t s;
+    EXPECT_VIOLATION(r = stow_genpool_insert(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: item pointer is NULL");
+    EXPECT_VIOLATION(r = stow_genpool_insert(&gp, (const unsigned char *)item + 1));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: item is not aligned to 4 (the pool copies items by words)");
+    EXPECT_VIOLATION(r = stow_genpool_insert(NULL, item));
+    CHECK_LAST_VIOLATION("stow_genpool_insert: pool pointer is NULL");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_genpool_init(&gp, gp_buf, GP_BUF_BYTES, 8, 3, 4)));
+    CHECK_LAST_VIOLATION("stow_genpool_init: item_align is neither 0 nor a power of two");
+    EXPECT_VIOLATION(r = stow_genpool_handle_of(&gp, p + 4));
+    CHECK_LAST_VIOLATION("stow_genpool_handle_of: pointer is not the start of an item");
+    EXPECT_VIOLATION(r = stow_genpool_handle_of(&gp, item));
+    CHECK_LAST_VIOLATION("stow_genpool_handle_of: pointer is outside the pool's items");
+    EXPECT_VIOLATION(r = stow_genpool_next(&gp, STOW_HANDLE_NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_next: handle is null");
+    EXPECT_VIOLATION(r = stow_genpool_next(&gp, make(4, 1)));
+    CHECK_LAST_VIOLATION("stow_genpool_next: handle's index is not below the capacity");
+    EXPECT_VIOLATION(stow_genpool_stats(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_stats: out pointer is NULL");
+    EXPECT_VIOLATION(stow_genpool_iterate(&gp, NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_iterate: cursor pointer is NULL");
+    EXPECT_VIOLATION(stow_genpool_clear(NULL));
+    CHECK_LAST_VIOLATION("stow_genpool_clear: pool pointer is NULL");
+    (void)s;
+    CHECK(stow_handle_is_null(r));
+    CHECK(stow_handle_eq(stow_genpool_handle_of(&gp, p), h));
+    CHECK(stow_genpool_check(&gp));
+}
 #endif
 
 #if STOW_CHECK_LEVEL >= 2
@@ -1142,6 +1261,8 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
     stow_handle_t r = STOW_HANDLE_NULL;
     uint32_t item[2] = {5, 6};
     EXPECT_VIOLATION(r = stow_genpool_insert(&gp, item));
+    CHECK_LAST_VIOLATION("stow_genpool_insert, stow_genpool_alloc: the item's memory was written "
+                         "after the item was removed or cleared (through a stale pointer)");
     CHECK_EQ(stow_handle_index(r), 1); /* reported, and the insert still happens */
     CHECK_BYTES_EQ(p[1], item, 8);
     CHECK(stow_genpool_check(&gp));
@@ -1471,11 +1592,11 @@ void stow_test_suite_genpool(void)
     RUN(genpool_defined_is_ready_without_init);
     RUN(genpool_define_static_sizes_its_storage);
     RUN(genpool_init_refuses_bad_buffers_and_changes_nothing);
-    RUN(genpool_seed000_missile_loses_its_destroyed_target);
-    RUN(genpool_seed002_store_new_block);
-    RUN(genpool_seed002_remove_block);
-    RUN(genpool_seed002_flush);
-    RUN(genpool_seed002_exceed_capacity);
+    RUN(genpool_missile_loses_its_destroyed_target);
+    RUN(genpool_block_store_store_new_block);
+    RUN(genpool_block_store_remove_block);
+    RUN(genpool_block_store_flush);
+    RUN(genpool_block_store_exceed_capacity);
     RUN(genpool_alloc_gives_zeroed_items);
     RUN(genpool_insert_copies_items_of_every_shape);
     RUN(genpool_null_and_forged_handles_are_stale);
@@ -1498,12 +1619,16 @@ void stow_test_suite_genpool(void)
 #else
     RUN(genpool_generation_retires_the_slot);
     RUN(genpool_generation_retires_a_slot_that_died_in_a_clear);
+#if MAX_GEN < 100u
+    RUN(genpool_insert_after_clear_steps_over_a_run_of_retired_slots);
+#endif
 #endif
 #endif
     RUN(genpool_stats_track_used_peak_and_fails);
     RUN(genpool_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(genpool_violations_leave_the_pool_unchanged);
+    RUN(genpool_violations_name_the_function_and_the_misuse);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(genpool_level2_poisons_and_catches_writes_after_remove);

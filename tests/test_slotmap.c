@@ -323,8 +323,8 @@ TEST(slotmap_never_used_words_are_never_trusted)
     for (uint32_t i = 2; i < 8; i++) {
         for (uint32_t pos = 0; pos < 2; pos++) {
             uint32_t gen = 1u + (i & 1u);
-            map_a.sparse[i] = stow_handle_make(i ^ pos, gen).bits; /* "generation gen, position pos" */
-            map_a.dense[i] = i;
+            ((uint32_t *)map_a.sparse)[i] = stow_handle_make(i ^ pos, gen).bits; /* "generation gen, position pos" */
+            ((uint32_t *)map_a.dense)[i] = i;
             stow_handle_t forged = stow_handle_make(i, gen);
             CHECK_NULL(stow_slotmap_get(&map_a, forged));
             CHECK_FALSE(stow_slotmap_contains(&map_a, forged));
@@ -485,7 +485,7 @@ static void log_destroy(void *item, void *ctx)
     /* the item is still the one that was marked: value and dead mark agree */
     const stow_slotmap_t *m = destroy_log.map;
     uint32_t pos = (uint32_t)((size_t)((const unsigned char *)item - m->items) / m->stride);
-    if ((m->dense[pos] & STOW__SLOTMAP_DEAD) == 0u || (v & 1u) == 0u) {
+    if ((((const uint32_t *)m->dense)[pos] & STOW__SLOTMAP_DEAD) == 0u || (v & 1u) == 0u) {
         destroy_log.item_was_intact = false;
     }
     destroy_log.seen[destroy_log.calls++] = v;
@@ -943,6 +943,34 @@ TEST(slotmap_violations_leave_the_map_unchanged)
     CHECK_BYTES_EQ(before_buf, walk_buf, bytes);
     CHECK(stow_slotmap_check(&map_a));
 }
+
+/* A violation reaches the assert hook as the public function's name and the
+ * misuse in words, not as the failed expression. */
+TEST(slotmap_violations_name_the_function_and_the_misuse)
+{
+    fresh_u32(&map_a, 4);
+    stow_handle_t h = insert_u32(&map_a, 7), r = h;
+    stow_stats_t s;
+    EXPECT_VIOLATION(r = stow_slotmap_handle_at(&map_a, 1));
+    CHECK_LAST_VIOLATION("stow_slotmap_handle_at: index is not below count");
+    CHECK(stow_handle_is_null(r));
+    EXPECT_VIOLATION(r = stow_slotmap_insert(&map_a, NULL));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert: item pointer is NULL");
+    EXPECT_VIOLATION(r = stow_slotmap_insert(NULL, &s));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert: map pointer is NULL");
+    EXPECT_VIOLATION(CHECK_NULL(stow_slotmap_alloc(&map_a, NULL)));
+    CHECK_LAST_VIOLATION("stow_slotmap_alloc: out pointer is NULL");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_slotmap_init(&map_a, walk_buf, sizeof walk_buf, 4, 6, 4)));
+    CHECK_LAST_VIOLATION("stow_slotmap_init: item_align is neither 0 nor a power of two");
+    EXPECT_VIOLATION(CHECK_FALSE(stow_slotmap_remove(NULL, h)));
+    CHECK_LAST_VIOLATION("stow_slotmap_remove: map pointer is NULL");
+    EXPECT_VIOLATION(stow_slotmap_stats(&map_a, NULL));
+    CHECK_LAST_VIOLATION("stow_slotmap_stats: out pointer is NULL");
+    EXPECT_VIOLATION(CHECK_EQ(stow_slotmap_refresh(NULL, NULL, NULL), 0));
+    CHECK_LAST_VIOLATION("stow_slotmap_refresh: map pointer is NULL");
+    CHECK(stow_handle_eq(stow_slotmap_handle_at(&map_a, 0), h));
+    CHECK(stow_slotmap_check(&map_a));
+}
 #endif
 
 #if STOW_CHECK_LEVEL >= 2
@@ -973,6 +1001,8 @@ TEST(slotmap_level2_poisons_and_catches_writes_after_remove)
     stow_test_poke(last, 1); /* a write through a pointer kept past the remove */
     CHECK_FALSE(stow_slotmap_check(&map_a));
     EXPECT_VIOLATION(h[1] = insert_u32(&map_a, 10));
+    CHECK_LAST_VIOLATION("stow_slotmap_insert, stow_slotmap_alloc: the item's memory was written "
+                         "after its item was removed, refreshed away or cleared (through a stale pointer)");
     CHECK_EQ(value_of(&map_a, h[1]), 10); /* reported, and the insert still happens */
     CHECK(stow_slotmap_check(&map_a));
     /* refresh and clear release too */
@@ -1289,6 +1319,7 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_check_finds_broken_invariants);
 #if STOW_CHECK_LEVEL >= 1
     RUN(slotmap_violations_leave_the_map_unchanged);
+    RUN(slotmap_violations_name_the_function_and_the_misuse);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(slotmap_level2_poisons_and_catches_writes_after_remove);

@@ -6,10 +6,22 @@
  *     live:     w == gen << IB | i            (gen >= 1: w is the item's handle)
  *     free:     w == gen << IB | link, link != i   (gen >= 1: the generation the slot
  *                                           hands out next; link: next free slot)
- *     retired:  w == i ^ 1                    (generation 0: never handed out again)
+ *     retired:  w <= M, w != i                (generation 0: never handed out again)
  * so "live" is (w & M) == i, get() is one comparison of the handle with the word,
  * and a null handle (0) matches no word: a live word has gen >= 1 and a free or
  * retired word has low bits other than its index.
+ *
+ * Retired slots (STOW_GEN_RETIRE) form runs of consecutive slots, and the two end
+ * slots of a run of n hold i ^ min(n, M): after a clear(), the bump index steps
+ * over a whole run in one step, however long it is, where a slot-by-slot walk
+ * would cost every clear + insert O(retired slots). A slot that retires joins the
+ * runs that end just below it and start just above it (their end words give
+ * their lengths): O(1). Words inside a run are never read again. The bump index
+ * is never left at a retired slot, except 0 right after a clear: after handing
+ * out slot i it steps over a run that starts at i + 1. So a run never holds both
+ * bump - 1 and bump, and a slot below bump that retires never joins a run above
+ * it. Only a run of all 2^IB slots has a length that does not fit its words (it
+ * is cut at M): the step over it stops at the capacity.
  *
  * Regions, with top = max(bump, reached):
  *   [0, bump)      current: live, free (on the free list) or retired; bits valid.
@@ -28,7 +40,9 @@
  *   - the free list has free_count distinct nodes, all free slots below bump, and
  *     every free slot below bump is on it;
  *   - the retired words below top number `retired`, those below bump
- *     `retired_below`, and none exist in WRAP mode;
+ *     `retired_below`, and none exist in WRAP mode; a retired slot's bit is 0,
+ *     above bump too; both end words of each run hold its length; slot bump is
+ *     not retired unless bump is 0;
  *   - bump_limit is 0 while bump < reached, else capacity;
  *   - copy_words is 0 or item_size / 4 (then the stride is a multiple of 4 too);
  *   - stride == odd << shift with odd * inverse == 1 (mod 2^32), item_size <= stride;
@@ -59,8 +73,23 @@ static inline stow_handle_t handle_from(uint32_t bits)
     return h;
 }
 
-/* The word a retired slot i keeps: generation 0 and index bits other than i. */
-static inline uint32_t retired_word(uint32_t i) { return (i ^ 1u) & MASK; }
+/* Retired slots (STOW_GEN_RETIRE) lie in runs of consecutive slots; both end slots of a run hold
+ * its length, n, in the word x ^ min(n, MASK) (generation 0; never x itself, so
+ * never live). Interior words are anything with generation 0 other than their
+ * index, and are never read. */
+static inline uint32_t run_word(uint32_t x, uint32_t n) { return x ^ (n < MASK ? n : MASK); }
+
+static inline bool is_retired(uint32_t w, uint32_t x) { return (w & ~MASK) == 0u && w != x; }
+
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* The length of the run that starts at x (word w), cut at top: only a run of all
+ * 2^IB slots has a length that does not fit its words, and it ends at top. */
+static inline uint32_t run_from(uint32_t w, uint32_t x, uint32_t top)
+{
+    uint32_t n = w ^ x;
+    return n < top - x ? n : top - x;
+}
+#endif
 
 /* Live items: every slot below bump is live, free or retired. No field of its own,
  * so that insert and remove need not keep one up to date. */
@@ -87,8 +116,9 @@ static inline void note_peak(stow_genpool_t *g)
 bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity)
 {
-    STOW__REQUIRE(g != NULL, false);
-    STOW__REQUIRE((item_align & (item_align - 1u)) == 0u, false); /* 0 or a power of two */
+    STOW__CHECK(g != NULL, "stow_genpool_init: pool pointer is NULL", false);
+    STOW__CHECK((item_align & (item_align - 1u)) == 0u,
+                "stow_genpool_init: item_align is neither 0 nor a power of two", false);
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t stride = stow__round_up(item_size, align); /* 0 for no item, or on overflow */
     /* In 64 bits, with the stride below 4 GiB, none of these sums can wrap. */
@@ -135,8 +165,8 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
 static void take_poisoned(const stow_genpool_t *g, uint32_t i)
 {
     if (!stow__poison_intact(item_at(g, i), g->item_size)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("genpool item written after remove or clear"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_genpool_insert, stow_genpool_alloc: the item's memory was written "
+                     "after the item was removed or cleared (through a stale pointer)");
     }
 }
 #endif
@@ -150,19 +180,64 @@ static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
     return w;
 }
 
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+/* Slot i, neither retired nor beyond top, retires: it joins the runs of retired
+ * slots that end at i - 1 and start at i + 1, whose end words give their lengths,
+ * and the joined run's end words get its length. O(1). Returns the run's last slot. */
+static uint32_t retire_slot(stow_genpool_t *g, uint32_t i, uint32_t top)
+{
+    uint32_t *words = words_of(g);
+    uint32_t first = i, last = i;
+    if (i > 0u && is_retired(words[i - 1u], i - 1u)) {
+        first = i - (words[i - 1u] ^ (i - 1u));
+    }
+    if (i + 1u < top && is_retired(words[i + 1u], i + 1u)) {
+        last = i + (words[i + 1u] ^ (i + 1u));
+    }
+    uint32_t n = last - first + 1u;
+    words[i] = run_word(i, n); /* an interior word, unless i is an end */
+    words[first] = run_word(first, n);
+    words[last] = run_word(last, n);
+    clear_bit(bits_of(g), i);
+    g->retired++;
+    return last;
+}
+
+/* Moves the bump index over the run of retired slots that starts there, if one
+ * does: slot bump is then never retired (unless bump is 0), which is what lets a
+ * retiring slot below bump join the runs beside it without looking at bump. */
+static inline void step_over_run(stow_genpool_t *g)
+{
+    uint32_t i = g->bump;
+    if (i < g->reached) {
+        uint32_t w = words_of(g)[i];
+        if (is_retired(w, i)) {
+            uint32_t n = run_from(w, i, g->reached);
+            g->bump = i + n;
+            g->retired_below += n;
+        }
+    }
+}
+#endif
+
 /* The bump index is below `reached` (the slot it names was used before the last
  * clear()) or at the capacity (full). A used-before slot goes on with the
  * generation its word says: one past a live (cleared) one, or the one a free slot
- * was waiting to hand out. Slots whose generations are used up are stepped over and
- * retired, so this loops only in STOW_GEN_RETIRE mode. Returns the new live word,
- * or 0, counting a fail, when the pool is full. */
+ * was waiting to hand out. In STOW_GEN_RETIRE mode, a run of retired slots is
+ * stepped over in one step (its first word gives its length), and a slot whose
+ * last generation died in the clear retires here, joining its neighbours' runs.
+ * So the loop turns once per slot that retires now, plus at most once more
+ * (the run at slot 0, right after a clear): O(1), amortised over retirements,
+ * which happen once per slot in the pool's life, whatever the number of clears.
+ * Returns the new live word, or 0, counting a fail, when the pool is full. */
 static inline uint32_t take_used_before(stow_genpool_t *g)
 {
     uint32_t *words = words_of(g);
     uint32_t w = 0u;
-    while (w == 0u && g->bump < g->capacity) {
-        uint32_t i = g->bump++;
+    while (g->bump < g->capacity) {
+        uint32_t i = g->bump;
         if (i >= g->reached) {
+            g->bump = i + 1u;
             w = make_live(g, i, GEN_ONE | i); /* past every slot used before */
             break;
         }
@@ -177,19 +252,25 @@ static inline uint32_t take_used_before(stow_genpool_t *g)
             next = old & ~MASK; /* free: the generation it kept; retired: 0 */
         }
         if (next != 0u) {
+            g->bump = i + 1u;
 #if STOW_CHECK_LEVEL >= 2
             take_poisoned(g, i);
 #endif
             w = make_live(g, i, next | i);
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
+            step_over_run(g);
+#endif
             break;
         }
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
-        if (old != retired_word(i)) { /* its last generation died in the clear */
-            words[i] = retired_word(i);
-            g->retired++;
-        }
-        g->retired_below++;
-        clear_bit(bits_of(g), i);
+        /* Retired already (a run starting at i), or its last generation died in
+         * the clear: either way a run of retired slots starts at i. */
+        uint32_t last = (old & MASK) == i ? retire_slot(g, i, g->reached)
+                                          : i + run_from(old, i, g->reached) - 1u;
+        g->retired_below += last - i + 1u;
+        g->bump = last + 1u;
+#else
+        g->bump = i + 1u; /* not reached: WRAP mode has no generation 0 */
 #endif
     }
     g->bump_limit = g->bump < g->reached ? 0u : g->capacity;
@@ -273,7 +354,7 @@ static STOW__NOINLINE uint32_t take_slow(stow_genpool_t *g, const void *src)
 
 void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
 {
-    STOW__REQUIRE(g != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_alloc: pool pointer is NULL", NULL);
     uint32_t i, w;
     if (!take_fast(g, &i, &w)) {
         w = take_slow(g, NULL);
@@ -293,9 +374,11 @@ void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
 
 stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(item != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_insert: pool pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(item != NULL, "stow_genpool_insert: item pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u,
+                "stow_genpool_insert: item is not aligned to 4 (the pool copies items by words)",
+                STOW_HANDLE_NULL);
     uint32_t i, w;
     if (!take_fast(g, &i, &w)) {
         return handle_from(take_slow(g, item));
@@ -306,7 +389,7 @@ stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
 
 void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
     uint32_t i = h.bits & MASK;
     /* Below bump every word is valid, and only a live slot's word equals a handle. */
     if (i >= g->bump || words_of(g)[i] != h.bits) {
@@ -317,27 +400,25 @@ void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
 
 bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_contains: pool pointer is NULL", false);
     uint32_t i = h.bits & MASK;
     return i < g->bump && words_of(g)[i] == h.bits;
 }
 
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
-/* The last generation of slot i was removed: retire the slot. */
+/* The last generation of slot i (below bump) was removed: retire the slot. */
 static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
 {
     note_peak(g);
-    words_of(g)[i] = retired_word(i);
-    g->retired++;
+    (void)retire_slot(g, i, g->bump > g->reached ? g->bump : g->reached);
     g->retired_below++;
-    clear_bit(bits_of(g), i);
     stow__release(item_at(g, i), g->item_size);
 }
 #endif
 
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_remove: pool pointer is NULL", false);
     uint32_t i = h.bits & MASK;
     uint32_t *words = words_of(g);
     uint32_t bump = g->bump;
@@ -379,14 +460,18 @@ bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 
 stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_handle_of: pool pointer is NULL", STOW_HANDLE_NULL);
     uintptr_t n = (uintptr_t)item - (uintptr_t)g->items;
-    STOW__REQUIRE(item != NULL && n < (uintptr_t)g->capacity * g->stride, STOW_HANDLE_NULL);
-    STOW__REQUIRE((n & ((UINT32_C(1) << g->shift) - 1u)) == 0u, STOW_HANDLE_NULL);
+    STOW__CHECK(item != NULL, "stow_genpool_handle_of: item pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(n < (uintptr_t)g->capacity * g->stride,
+                "stow_genpool_handle_of: pointer is outside the pool's items", STOW_HANDLE_NULL);
+    STOW__CHECK((n & ((UINT32_C(1) << g->shift) - 1u)) == 0u,
+                "stow_genpool_handle_of: pointer is not the start of an item", STOW_HANDLE_NULL);
     /* n = i * stride exactly iff (n >> shift) * inverse < capacity: a product of a
      * non-multiple of the odd part lands above (2^32 - 1) / odd >= capacity. */
     uint32_t i = (uint32_t)(n >> g->shift) * g->inverse;
-    STOW__REQUIRE(i < g->capacity, STOW_HANDLE_NULL);
+    STOW__CHECK(i < g->capacity,
+                "stow_genpool_handle_of: pointer is not the start of an item", STOW_HANDLE_NULL);
     if (i >= g->bump) {
         return STOW_HANDLE_NULL; /* never handed out since the last clear */
     }
@@ -396,7 +481,7 @@ stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
 
 void stow_genpool_clear(stow_genpool_t *g)
 {
-    STOW__REQUIRE_VOID(g != NULL);
+    STOW__CHECK_VOID(g != NULL, "stow_genpool_clear: pool pointer is NULL");
 #if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     const uint32_t *words = words_of(g);
     for (uint32_t i = 0u; i < g->bump; i++) {
@@ -417,19 +502,19 @@ void stow_genpool_clear(stow_genpool_t *g)
 
 uint32_t stow_genpool_count(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_count: pool pointer is NULL", 0u);
     return live_count(g);
 }
 
 uint32_t stow_genpool_capacity(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_capacity: pool pointer is NULL", 0u);
     return g->capacity;
 }
 
 uint32_t stow_genpool_retired(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, 0u);
+    STOW__CHECK(g != NULL, "stow_genpool_retired: pool pointer is NULL", 0u);
     return g->retired;
 }
 
@@ -495,21 +580,23 @@ static inline uint32_t live_from(const stow_genpool_t *g, uint32_t i)
 
 stow_handle_t stow_genpool_first(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_first: pool pointer is NULL", STOW_HANDLE_NULL);
     return handle_from(live_from(g, 0u));
 }
 
 stow_handle_t stow_genpool_next(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__REQUIRE(g != NULL, STOW_HANDLE_NULL);
-    STOW__REQUIRE(!stow_handle_is_null(h), STOW_HANDLE_NULL);
-    STOW__REQUIRE(stow_handle_index(h) < g->capacity, STOW_HANDLE_NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_next: pool pointer is NULL", STOW_HANDLE_NULL);
+    STOW__CHECK(!stow_handle_is_null(h), "stow_genpool_next: handle is null", STOW_HANDLE_NULL);
+    STOW__CHECK(stow_handle_index(h) < g->capacity,
+                "stow_genpool_next: handle's index is not below the capacity", STOW_HANDLE_NULL);
     return handle_from(live_from(g, stow_handle_index(h) + 1u));
 }
 
 void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
 {
-    STOW__REQUIRE(g != NULL && cursor != NULL, NULL);
+    STOW__CHECK(g != NULL, "stow_genpool_iterate: pool pointer is NULL", NULL);
+    STOW__CHECK(cursor != NULL, "stow_genpool_iterate: cursor pointer is NULL", NULL);
     uint32_t slot = live_slot_from(g, *cursor);
     if (slot == NO_SLOT) {
         return NULL;
@@ -520,7 +607,8 @@ void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
 
 void stow_genpool_stats(const stow_genpool_t *g, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(g != NULL && out != NULL);
+    STOW__CHECK_VOID(g != NULL, "stow_genpool_stats: pool pointer is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_genpool_stats: out pointer is NULL");
     uint32_t live = live_count(g);
     out->capacity = g->capacity;
     out->used = live;
@@ -555,7 +643,7 @@ static uint32_t walk_free_list(const stow_genpool_t *g, uint32_t n, bool mark)
 
 bool stow_genpool_check(const stow_genpool_t *g)
 {
-    STOW__REQUIRE(g != NULL, false);
+    STOW__CHECK(g != NULL, "stow_genpool_check: pool pointer is NULL", false);
     uint32_t cap = g->capacity, bump = g->bump, shift = g->shift;
     uint32_t top = bump > g->reached ? bump : g->reached;
     if (g->items == NULL || g->words == NULL || g->bits == NULL || cap - 1u >= STOW_HANDLE_MAX_CAPACITY ||
@@ -567,21 +655,34 @@ bool stow_genpool_check(const stow_genpool_t *g)
     }
     const uint32_t *words = words_of(g);
     const uint32_t *bits = bits_of(g);
+    if (bump != 0u && bump < g->reached && is_retired(words[bump], bump)) {
+        return false; /* the bump index inside or at a run of retired slots */
+    }
     uint32_t live = 0u, retired = 0u, retired_below = 0u;
+    uint32_t run = 0u; /* retired slots in a row, up to i */
     for (uint32_t i = 0u; i < top; i++) {
         uint32_t w = words[i];
         bool is_live = (w & MASK) == i;
-        bool is_retired = !is_live && (w & ~MASK) == 0u;
-        if ((is_live && w == i) || (is_retired && w != retired_word(i))) {
-            return false; /* generation 0 live, or a malformed retired word */
+        bool retired_here = is_retired(w, i);
+        if (is_live && w == i) {
+            return false; /* generation 0 live */
         }
-        retired += is_retired ? 1u : 0u;
+        run = retired_here ? run + 1u : 0u;
+        if (retired_here) {
+            /* its bit stays clear even above bump, and a run's end words hold its length */
+            if (bit_of(bits, i) ||
+                ((i + 1u == top || !is_retired(words[i + 1u], i + 1u)) &&
+                 (w != run_word(i, run) || words[i + 1u - run] != run_word(i + 1u - run, run)))) {
+                return false;
+            }
+        }
+        retired += retired_here ? 1u : 0u;
         if (i < bump) {
             if (bit_of(bits, i) != is_live) {
                 return false;
             }
             live += is_live ? 1u : 0u;
-            retired_below += is_retired ? 1u : 0u;
+            retired_below += retired_here ? 1u : 0u;
         }
 #if STOW_CHECK_LEVEL >= 2
         if ((i >= bump || !is_live) && !stow__poison_intact(item_at(g, i), g->item_size)) {

@@ -38,6 +38,10 @@ static inline unsigned char *item_at(const stow_slotmap_t *m, uint32_t pos)
     return m->items + (size_t)pos * m->stride;
 }
 
+/* The tables, which the struct holds as void * (slotmap.h says why). */
+static inline uint32_t *dense_table(const stow_slotmap_t *m) { return (uint32_t *)m->dense; }
+static inline uint32_t *sparse_table(const stow_slotmap_t *m) { return (uint32_t *)m->sparse; }
+
 /* Item copies: not memcpy (no libc). By words when the size and the source
  * allow it (the destination is always an item of the map, 4-aligned whenever the
  * size is a multiple of 4); sizes are never 0. Odd sizes go a byte at a time, out
@@ -80,8 +84,8 @@ static inline void zero_item(unsigned char *dst, size_t n)
 static void take_poisoned(const unsigned char *item, size_t n)
 {
     if (!stow__poison_intact(item, n)) {
-        stow_port_assert_failed(STOW_CHECK_TEXT("slotmap item memory written after its item left"),
-                                __FILE__, __LINE__);
+        STOW__REPORT("stow_slotmap_insert, stow_slotmap_alloc: the item's memory was written "
+                     "after its item was removed, refreshed away or cleared (through a stale pointer)");
     }
 }
 #endif
@@ -89,8 +93,9 @@ static void take_poisoned(const unsigned char *item, size_t n)
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity)
 {
-    STOW__REQUIRE(m != NULL, false);
-    STOW__REQUIRE(item_align == 0u || stow__is_pow2(item_align), false);
+    STOW__CHECK(m != NULL, "stow_slotmap_init: map pointer is NULL", false);
+    STOW__CHECK(item_align == 0u || stow__is_pow2(item_align),
+                "stow_slotmap_init: item_align is neither 0 nor a power of two", false);
     size_t align = item_align != 0u ? item_align : (size_t)STOW_DEFAULT_ALIGN;
     size_t buf_align = align > STOW_ALIGNOF(uint32_t) ? align : STOW_ALIGNOF(uint32_t);
     if (buf == NULL || item_size == 0u || capacity == 0u || capacity > STOW_HANDLE_MAX_CAPACITY ||
@@ -105,8 +110,9 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
         return false;
     }
     unsigned char *b = (unsigned char *)buf;
-    m->dense = (uint32_t *)(void *)(b + tables);
-    m->sparse = m->dense + capacity;
+    uint32_t *dense = (uint32_t *)(void *)(b + tables);
+    m->dense = dense;
+    m->sparse = dense + capacity;
     m->items = b;
     m->stride = stride;
     m->item_size = item_size;
@@ -120,7 +126,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->config = NULL;
     /* ASan builds: the tables may lie where an older container released memory.
      * (The items are unpoisoned one by one as they are handed out.) */
-    stow__unpoison(m->dense, 2u * sizeof(uint32_t) * (size_t)capacity);
+    stow__unpoison(dense, 2u * sizeof(uint32_t) * (size_t)capacity);
     return true;
 }
 
@@ -143,8 +149,8 @@ static STOW__NOINLINE unsigned char *take_new(stow_slotmap_t *m, stow_handle_t *
     }
 #endif
     stow__acquire(item, m->stride);
-    m->sparse[index] = GEN_ONE | (index ^ pos);
-    m->dense[pos] = index;
+    sparse_table(m)[index] = GEN_ONE | (index ^ pos);
+    dense_table(m)[pos] = index;
     m->bump = index + 1u;
     m->top = pos + 1u;
     m->count = pos + 1u;
@@ -169,11 +175,12 @@ static STOW__NOINLINE stow_handle_t insert_new(stow_slotmap_t *m, const void *it
  * word is already right: the tables are only read. */
 void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 {
-    STOW__REQUIRE(m != NULL && out != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_alloc: map pointer is NULL", NULL);
+    STOW__CHECK(out != NULL, "stow_slotmap_alloc: out pointer is NULL", NULL);
     uint32_t pos = m->count;
     unsigned char *item;
     if (pos < m->top) {
-        out->bits = m->sparse[m->dense[pos]] ^ pos;
+        out->bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
         m->count = pos + 1u;
         item = item_at(m, pos);
 #if STOW_CHECK_LEVEL >= 2
@@ -193,12 +200,13 @@ void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 {
     stow_handle_t h = STOW_HANDLE_NULL;
-    STOW__REQUIRE(m != NULL && item != NULL, h);
+    STOW__CHECK(m != NULL, "stow_slotmap_insert: map pointer is NULL", h);
+    STOW__CHECK(item != NULL, "stow_slotmap_insert: item pointer is NULL", h);
     uint32_t pos = m->count;
     if (pos >= m->top) {
         return insert_new(m, item);
     }
-    h.bits = m->sparse[m->dense[pos]] ^ pos;
+    h.bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
     m->count = pos + 1u;
     unsigned char *dst = item_at(m, pos);
 #if STOW_CHECK_LEVEL >= 2
@@ -211,12 +219,12 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 
 void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_get: map pointer is NULL", NULL);
     uint32_t index = h.bits & INDEX_MASK;
     if (index >= m->bump) {
         return NULL;
     }
-    uint32_t pos = m->sparse[index] ^ h.bits;
+    uint32_t pos = sparse_table(m)[index] ^ h.bits;
     if (pos >= m->count) {
         return NULL;
     }
@@ -227,12 +235,12 @@ void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 static inline uint32_t position_of(const stow_slotmap_t *m, stow_handle_t h)
 {
     uint32_t index = h.bits & INDEX_MASK;
-    return index < m->bump ? m->sparse[index] ^ h.bits : UINT32_MAX;
+    return index < m->bump ? sparse_table(m)[index] ^ h.bits : UINT32_MAX;
 }
 
 bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_contains: map pointer is NULL", false);
     return position_of(m, h) < m->count;
 }
 
@@ -242,11 +250,11 @@ bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
 static STOW__NOINLINE void retire(stow_slotmap_t *m, uint32_t index, uint32_t pos)
 {
     uint32_t last = m->top - 1u;
-    m->sparse[index] = retired_word(index);
+    sparse_table(m)[index] = retired_word(index);
     if (pos != last) {
-        uint32_t moved = m->dense[last];
-        m->dense[pos] = moved;
-        m->sparse[moved] ^= pos ^ last;
+        uint32_t moved = dense_table(m)[last];
+        dense_table(m)[pos] = moved;
+        sparse_table(m)[moved] ^= pos ^ last;
     }
     m->top = last;
 }
@@ -268,16 +276,16 @@ static inline uint32_t next_generation(uint32_t word)
  * at pos with the next generation, or is retired. */
 static void free_index_at(stow_slotmap_t *m, uint32_t pos)
 {
-    uint32_t index = m->dense[pos] & ~DEAD;
-    uint32_t next = next_generation(m->sparse[index]);
+    uint32_t index = dense_table(m)[pos] & ~DEAD;
+    uint32_t next = next_generation(sparse_table(m)[index]);
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
     if (next == 0u) {
         retire(m, index, pos);
         return;
     }
 #endif
-    m->sparse[index] = next | (index ^ pos);
-    m->dense[pos] = index;
+    sparse_table(m)[index] = next | (index ^ pos);
+    dense_table(m)[pos] = index;
 }
 
 /* The word of the index in a dense word, whose dead mark (bit 31) the address
@@ -290,11 +298,11 @@ static inline uint32_t *sparse_of(uint32_t *sparse, uint32_t dense_word)
 
 bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_remove: map pointer is NULL", false);
     /* Read together (one LDM on Cortex-M), before the first test. */
     uint32_t bump = m->bump;
     uint32_t count = m->count;
-    uint32_t *sparse = m->sparse;
+    uint32_t *sparse = sparse_table(m);
     uint32_t index = h.bits & INDEX_MASK;
     if (index >= bump) {
         return false;
@@ -310,7 +318,7 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     unsigned char *tail = m->items + (size_t)last * stride;
     move_item(m->items + (size_t)pos * stride, tail, stride);
     stow__release(tail, stride);
-    uint32_t *dense = m->dense;
+    uint32_t *dense = dense_table(m);
     uint32_t gone = dense[pos];
     uint32_t moved = dense[last];
     dense[pos] = moved;
@@ -338,34 +346,34 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
 
 void *stow_slotmap_data(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, NULL);
+    STOW__CHECK(m != NULL, "stow_slotmap_data: map pointer is NULL", NULL);
     return m->items;
 }
 
 uint32_t stow_slotmap_count(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_count: map pointer is NULL", 0u);
     return m->count;
 }
 
 uint32_t stow_slotmap_capacity(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_capacity: map pointer is NULL", 0u);
     return m->capacity;
 }
 
 stow_handle_t stow_slotmap_handle_at(const stow_slotmap_t *m, uint32_t dense_index)
 {
     stow_handle_t h = STOW_HANDLE_NULL;
-    STOW__REQUIRE(m != NULL, h);
-    STOW__REQUIRE(dense_index < m->count, h);
-    h.bits = m->sparse[m->dense[dense_index] & ~DEAD] ^ dense_index;
+    STOW__CHECK(m != NULL, "stow_slotmap_handle_at: map pointer is NULL", h);
+    STOW__CHECK(dense_index < m->count, "stow_slotmap_handle_at: index is not below count", h);
+    h.bits = sparse_table(m)[dense_table(m)[dense_index] & ~DEAD] ^ dense_index;
     return h;
 }
 
 void stow_slotmap_clear(stow_slotmap_t *m)
 {
-    STOW__REQUIRE_VOID(m != NULL);
+    STOW__CHECK_VOID(m != NULL, "stow_slotmap_clear: map pointer is NULL");
     uint32_t count = m->count;
     stow__release(m->items, (size_t)count * m->stride);
     m->count = 0u;
@@ -378,14 +386,14 @@ void stow_slotmap_clear(stow_slotmap_t *m)
 
 bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_mark_dead: map pointer is NULL", false);
     uint32_t pos = position_of(m, h);
     if (pos >= m->count) {
         return false;
     }
-    uint32_t word = m->dense[pos];
+    uint32_t word = dense_table(m)[pos];
     if ((word & DEAD) == 0u) {
-        m->dense[pos] = word | DEAD;
+        dense_table(m)[pos] = word | DEAD;
         m->dead++;
     }
     return true;
@@ -393,27 +401,27 @@ bool stow_slotmap_mark_dead(stow_slotmap_t *m, stow_handle_t h)
 
 bool stow_slotmap_is_dead(const stow_slotmap_t *m, stow_handle_t h)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_is_dead: map pointer is NULL", false);
     uint32_t pos = position_of(m, h);
-    return pos < m->count && (m->dense[pos] & DEAD) != 0u;
+    return pos < m->count && (dense_table(m)[pos] & DEAD) != 0u;
 }
 
 uint32_t stow_slotmap_dead_count(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_dead_count: map pointer is NULL", 0u);
     return m->dead;
 }
 
 uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, void *ctx),
                               void *ctx)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_refresh: map pointer is NULL", 0u);
     if (m->dead == 0u) {
         return 0u;
     }
     uint32_t count = m->count;
-    uint32_t *dense = m->dense;
-    uint32_t *sparse = m->sparse;
+    uint32_t *dense = dense_table(m);
+    uint32_t *sparse = sparse_table(m);
     size_t stride = m->stride;
     unsigned char *items = m->items;
     /* A stable partition: survivors slide down to w in order; each one's old
@@ -449,13 +457,14 @@ uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, 
 
 uint32_t stow_slotmap_retired(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, 0u);
+    STOW__CHECK(m != NULL, "stow_slotmap_retired: map pointer is NULL", 0u);
     return m->bump - m->top;
 }
 
 void stow_slotmap_stats(const stow_slotmap_t *m, stow_stats_t *out)
 {
-    STOW__REQUIRE_VOID(m != NULL && out != NULL);
+    STOW__CHECK_VOID(m != NULL, "stow_slotmap_stats: map pointer is NULL");
+    STOW__CHECK_VOID(out != NULL, "stow_slotmap_stats: out pointer is NULL");
     out->capacity = m->capacity - (m->bump - m->top);
     out->used = m->count;
     out->peak = m->peak;
@@ -476,7 +485,7 @@ static bool positions_are_sound(const stow_slotmap_t *m)
 {
     uint32_t marked = 0u;
     for (uint32_t pos = 0u; pos < m->top; pos++) {
-        uint32_t word = m->dense[pos];
+        uint32_t word = dense_table(m)[pos];
         if ((word & DEAD) != 0u) {
             if (pos >= m->count) {
                 return false;
@@ -487,7 +496,7 @@ static bool positions_are_sound(const stow_slotmap_t *m)
         if (index >= m->bump) {
             return false;
         }
-        uint32_t entry = m->sparse[index];
+        uint32_t entry = sparse_table(m)[index];
         if ((entry & GEN_MASK) == 0u || ((entry ^ index) & INDEX_MASK) != pos) {
             return false;
         }
@@ -502,13 +511,13 @@ static bool indices_are_sound(const stow_slotmap_t *m)
     uint32_t listed = 0u;
     uint32_t retired = 0u;
     for (uint32_t index = 0u; index < m->bump; index++) {
-        uint32_t entry = m->sparse[index];
+        uint32_t entry = sparse_table(m)[index];
         if (entry == retired_word(index)) {
             retired++;
             continue;
         }
         uint32_t pos = (entry ^ index) & INDEX_MASK;
-        if ((entry & GEN_MASK) == 0u || pos >= m->top || (m->dense[pos] & ~DEAD) != index) {
+        if ((entry & GEN_MASK) == 0u || pos >= m->top || (dense_table(m)[pos] & ~DEAD) != index) {
             return false;
         }
         listed++;
@@ -523,7 +532,7 @@ static bool indices_are_sound(const stow_slotmap_t *m)
 
 bool stow_slotmap_check(const stow_slotmap_t *m)
 {
-    STOW__REQUIRE(m != NULL, false);
+    STOW__CHECK(m != NULL, "stow_slotmap_check: map pointer is NULL", false);
     if (!counts_are_sound(m) || !positions_are_sound(m) || !indices_are_sound(m)) {
         return false;
     }

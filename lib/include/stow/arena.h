@@ -100,8 +100,8 @@ typedef struct {
  * be zeroed. STOW_ARENA_DEFINE_STATIC makes `name` file-local. Inside a C++ class
  * a DEFINE is a compile error whose text points to the C++ layer (stow/stow.hpp),
  * whose containers hold their storage inside the object. */
-#define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(, name, bytes)
-#define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static, name, bytes)
+#define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(STOW__CONSTINIT, name, bytes)
+#define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static STOW__CONSTINIT, name, bytes)
 
 #if STOW_CHECK_LEVEL >= 2
 #define STOW__ARENA_POISON_INIT(buf) , (buf)

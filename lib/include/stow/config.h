@@ -153,6 +153,17 @@ constexpr T stow__cast(U value)
 #else
 #define STOW__CAST(T, x) ((T)(x))
 #endif
+
+/* STOW__CONSTINIT: `constinit` where the language has it (C++20), so that the
+ * compiler proves every DEFINE'd container statically initialised: usable from
+ * any other translation unit's constructors, with no initialisation-order
+ * question. Empty in C (where a file-scope initializer is constant anyway) and in
+ * older C++. */
+#ifdef __cpp_constinit
+#define STOW__CONSTINIT constinit
+#else
+#define STOW__CONSTINIT
+#endif
 /* For the DEFINE macros' compile-time checks: whether n items of per_item bytes
  * and extra bytes more fit in size_t. A division, so that the test itself cannot
  * wrap the way the product it guards would (silently, into a short buffer). */

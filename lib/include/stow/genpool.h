@@ -7,7 +7,7 @@
  * once, even after the slot is reused. It is the answer to objects with dynamic
  * lifetimes that refer to each other: a missile that keeps its target's handle
  * sees "gone" when the target dies, instead of following whichever enemy was
- * spawned into the same slot (seeds 000 and 002). Items never move while they
+ * spawned into the same slot. Items never move while they
  * live, so pointers from get() stay good until the item is removed or cleared.
  *
  *     STOW_GENPOOL_DEFINE(enemies, struct enemy, 64);     // file scope: ready, no init call
@@ -64,6 +64,8 @@
  *                            slot count. check() verifies the retired count.
  *                            A slot that was live at clear() with the last
  *                            generation is retired when the pool reaches it again.
+ *                            Retired slots cost nothing per clear(): inserts after
+ *                            it step over a run of them in one step (see alloc).
  *
  * Failures: a full pool makes insert/alloc return STOW_HANDLE_NULL / NULL and
  * count a fail in stats(). A stale, null or forged handle (index beyond the
@@ -72,7 +74,9 @@
  * not counted in fails. Removing twice is such a stale remove. Everything listed
  * under "contract violation" is a caller bug: it goes to the port's assert hook
  * (STOW_CHECK_LEVEL >= 1) and, if the hook returns, the call returns its error
- * value and the pool is unchanged.
+ * value and the pool is unchanged. The hook's text names the function and the
+ * misuse, e.g. "stow_genpool_insert: item pointer is NULL" (STOW_ASSERT_TEXT 0
+ * leaves it empty).
  *
  * Check level 2 also fills removed (and cleared) items with 0xDD and, when a slot
  * is handed out again, reports through the assert hook any byte written in between
@@ -138,19 +142,28 @@ struct stow_genpool {
  * needs. Constant expressions when the arguments are. */
 #define STOW_GENPOOL_BYTES(item_size, item_align, capacity) \
     (STOW__GENPOOL_BITS_OFFSET(item_size, item_align, capacity) + \
-     sizeof(uint32_t) * (((size_t)(capacity) + 31u) / 32u))
+     sizeof(uint32_t) * ((STOW__CAST(size_t, capacity) + 31u) / 32u))
 #define STOW_GENPOOL_BUF_ALIGN(item_align)                                            \
     (STOW__GENPOOL_ALIGN(item_align) > STOW_ALIGNOF(uint32_t) ? STOW__GENPOOL_ALIGN(item_align) \
                                                               : STOW_ALIGNOF(uint32_t))
 
-/* STOW_GENPOOL_DEFINE(name, T, capacity): defines, at file scope, a ready pool
- * `name` of `capacity` items of type T (capacity: a constant from 1 to
- * STOW_HANDLE_MAX_CAPACITY, capacity * sizeof(T) below 4 GiB and the whole storage
- * within size_t, all checked at compile time) and its storage, aligned for T and placed in the section
- * .stow.genpool.<name> (see linker/stow.ld). No init call; the storage need not be
- * zeroed. STOW_GENPOOL_DEFINE_STATIC makes `name` file-local. */
-#define STOW_GENPOOL_DEFINE(name, T, capacity) STOW__GENPOOL_DEFINE(, name, T, capacity)
-#define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) STOW__GENPOOL_DEFINE(static, name, T, capacity)
+/* STOW_GENPOOL_DEFINE(name, T, capacity): defines, at file or namespace scope, a
+ * ready pool `name` of `capacity` items of type T (capacity: a constant from 1 to
+ * STOW_HANDLE_MAX_CAPACITY, capacity * sizeof(T) below 4 GiB and the whole
+ * storage within size_t, all checked at compile time) and its storage, aligned
+ * for T and placed in the section .bss.stow.genpool.<name> (see linker/stow.ld).
+ * No init call; the storage need not be zeroed. STOW_GENPOOL_DEFINE_STATIC makes
+ * `name` file-local. The pool is a constant initializer in C and C++ alike: no
+ * code runs before it is ready, so it may be used from any constructor of another
+ * file; in C++20 the DEFINE declares it `constinit`, which makes the compiler
+ * prove it. Inside a C++ class a DEFINE is a compile error (the message names
+ * stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp): a class
+ * gets its containers from the C++ layer, stow/stow.hpp, whose containers hold
+ * their storage inside the object. */
+#define STOW_GENPOOL_DEFINE(name, T, capacity) \
+    STOW__GENPOOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
+#define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) \
+    STOW__GENPOOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
 /* Makes *g an empty pool of capacity items of item_size bytes, each aligned to
  * item_align (0: STOW_DEFAULT_ALIGN; items are item_size rounded up to item_align
@@ -167,8 +180,10 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
 /* Takes a free slot and returns its item, zeroed, aligned as the pool's items are;
  * its handle goes to *out unless out is NULL (handle_of() can give it later).
  * Returns NULL (and *out = STOW_HANDLE_NULL), counting a fail, when the pool is
- * full. O(1) plus O(item_size) to zero (and, after clear() in STOW_GEN_RETIRE
- * mode, O(1) amortised: the bump index steps over retired slots).
+ * full. O(1) plus O(item_size) to zero. After clear() in STOW_GEN_RETIRE mode,
+ * a run of retired slots costs one step however long it is, and a slot whose
+ * last generation died in the clear retires here, once in the pool's life: O(1)
+ * amortised over those retirements, however many clears there are.
  * Contract violation: g is NULL. */
 void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out);
 
@@ -177,7 +192,7 @@ void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out);
  * alignof(T) for a DEFINE'd pool), since items whose size is a multiple of 4 and
  * whose alignment is 4 or more are copied a word at a time. Returns
  * STOW_HANDLE_NULL, counting a fail, when the pool is full. O(1) plus O(item_size)
- * to copy (and, after clear() in STOW_GEN_RETIRE mode, O(1) amortised, as alloc).
+ * to copy (after clear() in STOW_GEN_RETIRE mode: O(1) amortised, as alloc).
  * Contract violation: g or item is NULL; item not aligned to 4 when the pool copies
  * by words (a misalignment that would not fault is not detected). */
 stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item);
@@ -290,7 +305,20 @@ bool stow_genpool_check(const stow_genpool_t *g);
  * STOW_GENPOOL_DEFINE_TYPED_STATIC makes the pool file-local. To share a typed pool
  * between files, put STOW_GENPOOL_DECLARE_TYPED(name, T) in a header and
  * STOW_GENPOOL_DEFINE(name, T, capacity) (the untyped one) in one .c file that
- * includes it. */
+ * includes it. The header needs T declared, not defined: the wrappers only pass
+ * pointers to it, so the header does not have to include the item's definition.
+ *
+ *     // enemies.h
+ *     #include "stow/genpool.h"
+ *     struct enemy;                                  // defined in enemy.h
+ *     STOW_GENPOOL_DECLARE_TYPED(enemies, struct enemy);
+ *
+ *     // enemies.c
+ *     #include "enemies.h"
+ *     #include "enemy.h"                             // the full struct enemy
+ *     STOW_GENPOOL_DEFINE(enemies, struct enemy, 64);
+ *
+ *     // any other file: enemies_handle_t, enemies_insert(), enemies_get()... */
 #define STOW_GENPOOL_DEFINE_TYPED(name, T, capacity) \
     STOW_HANDLE_DECLARE(name##_handle_t);            \
     STOW_GENPOOL_DEFINE(name, T, capacity);          \
@@ -306,58 +334,67 @@ bool stow_genpool_check(const stow_genpool_t *g);
 
 /* ---------------------------------------------------------------- private parts */
 
-#define STOW__GENPOOL_ALIGN(item_align) \
-    ((size_t)(item_align) != 0u ? (size_t)(item_align) : (size_t)STOW_DEFAULT_ALIGN)
-#define STOW__GENPOOL_STRIDE(item_size, item_align) \
-    (((size_t)(item_size) + STOW__GENPOOL_ALIGN(item_align) - 1u) & ~(STOW__GENPOOL_ALIGN(item_align) - 1u))
-#define STOW__GENPOOL_WORDS_OFFSET(item_size, item_align, capacity)                    \
-    ((STOW__GENPOOL_STRIDE(item_size, item_align) * (size_t)(capacity) + sizeof(uint32_t) - 1u) \
-     & ~(sizeof(uint32_t) - 1u))
+#define STOW__GENPOOL_ALIGN(item_align)                                                \
+    (STOW__CAST(size_t, item_align) != 0u ? STOW__CAST(size_t, item_align)         \
+                                             : STOW__CAST(size_t, STOW_DEFAULT_ALIGN))
+#define STOW__GENPOOL_STRIDE(item_size, item_align)                                     \
+    ((STOW__CAST(size_t, item_size) + STOW__GENPOOL_ALIGN(item_align) - 1u) &        \
+     ~(STOW__GENPOOL_ALIGN(item_align) - 1u))
+#define STOW__GENPOOL_WORDS_OFFSET(item_size, item_align, capacity)                     \
+    ((STOW__GENPOOL_STRIDE(item_size, item_align) * STOW__CAST(size_t, capacity) +   \
+      sizeof(uint32_t) - 1u) & ~(sizeof(uint32_t) - 1u))
 #define STOW__GENPOOL_BITS_OFFSET(item_size, item_align, capacity)   \
     (STOW__GENPOOL_WORDS_OFFSET(item_size, item_align, capacity) + \
-     sizeof(uint32_t) * (size_t)(capacity))
+     sizeof(uint32_t) * STOW__CAST(size_t, capacity))
 
 /* Items a whole number of words long and aligned to 4 or more (then so are the
  * stride, the buffer and, by insert's contract, its source): copied and zeroed a
  * word at a time. */
-#define STOW__GENPOOL_COPY_WORDS(item_size, item_align)                              \
-    ((uint32_t)(((size_t)(item_size) & 3u) == 0u && (size_t)(item_align) >= 4u       \
-                    ? (size_t)(item_size) / 4u                                       \
-                    : 0u))
+#define STOW__GENPOOL_COPY_WORDS(item_size, item_align)                                 \
+    STOW__CAST(uint32_t, (STOW__CAST(size_t, item_size) & 3u) == 0u &&            \
+                                    STOW__CAST(size_t, item_align) >= 4u             \
+                                ? STOW__CAST(size_t, item_size) / 4u                 \
+                                : 0u)
 
-
-/* sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is sizeof(T). */
-#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                    \
-    STOW_STATIC_ASSERT((capacity) >= 1 &&                                                   \
-                           (uint64_t)(capacity) <= (uint64_t)STOW_HANDLE_MAX_CAPACITY,      \
-                       "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");             \
-    STOW_STATIC_ASSERT((uint64_t)sizeof(T) * (uint64_t)(capacity) <= UINT32_MAX,           \
-                       "genpool items must take less than 4 GiB");                          \
-    /* items rounded up to 4 bytes, a word per slot, a bit per slot in whole words */       \
-    STOW_STATIC_ASSERT(STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u), \
-                       "genpool storage does not fit in size_t");                           \
-    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)         \
-    static unsigned char stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), \
-                                                                     capacity)];             \
-    linkage stow_genpool_t name = {                                                           \
-        stow__genpool_buf_##name,                                                             \
+/* The first declaration, STOW__FILE_SCOPE_ONLY, makes a DEFINE inside a C++ class
+ * a compile error (config.h). Every initializer is a constant expression without
+ * a pointer conversion, so that C++20 can check it (STOW__CONSTINIT, config.h).
+ * sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is
+ * sizeof(T). */
+#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                       \
+    STOW__FILE_SCOPE_ONLY;                                                                     \
+    STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
+                                              STOW__CAST(uint64_t, STOW_HANDLE_MAX_CAPACITY), \
+                       "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");                \
+    STOW_STATIC_ASSERT(STOW__CAST(uint64_t, sizeof(T)) * STOW__CAST(uint64_t, capacity) <= \
+                           UINT32_MAX,                                                         \
+                       "genpool items must take less than 4 GiB");                             \
+    /* items rounded up to 4 bytes, a word per slot, a bit per slot in whole words */          \
+    STOW_STATIC_ASSERT(                                                                        \
+        STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u),  \
+        "genpool storage does not fit in size_t");                                             \
+    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)          \
+    static unsigned char                                                                       \
+        stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)];    \
+    linkage stow_genpool_t name = {                                                            \
+        stow__genpool_buf_##name,                                                              \
         stow__genpool_buf_##name + STOW__GENPOOL_WORDS_OFFSET(sizeof(T), STOW_ALIGNOF(T), capacity), \
         stow__genpool_buf_##name + STOW__GENPOOL_BITS_OFFSET(sizeof(T), STOW_ALIGNOF(T), capacity),  \
-        (uint32_t)sizeof(T),                                                                  \
-        0u,                                                                                   \
-        (uint32_t)(capacity),                                                                 \
-        0u,                                                                                   \
-        0u,                                                                                   \
-        0u,                                                                                   \
-        (uint32_t)(capacity),                                                                 \
-        0u,                                                                                   \
-        (uint32_t)sizeof(T),                                                                  \
-        STOW__GENPOOL_COPY_WORDS(sizeof(T), STOW_ALIGNOF(T)),                                 \
-        STOW__SHIFT_OF(sizeof(T)),                                                            \
-        (uint32_t)STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T))),                                 \
-        0u,                                                                                   \
-        0u,                                                                                   \
-        0u,                                                                                   \
+        STOW__CAST(uint32_t, sizeof(T)),                                                    \
+        0u,                                                                                    \
+        STOW__CAST(uint32_t, capacity),                                                     \
+        0u,                                                                                    \
+        0u,                                                                                    \
+        0u,                                                                                    \
+        STOW__CAST(uint32_t, capacity),                                                     \
+        0u,                                                                                    \
+        STOW__CAST(uint32_t, sizeof(T)),                                                    \
+        STOW__GENPOOL_COPY_WORDS(sizeof(T), STOW_ALIGNOF(T)),                                  \
+        STOW__SHIFT_OF(sizeof(T)),                                                             \
+        STOW__CAST(uint32_t, STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T)))),                   \
+        0u,                                                                                    \
+        0u,                                                                                    \
+        0u,                                                                                    \
         STOW__CONFIG_GUARD}
 
 #if defined(__GNUC__)
@@ -375,11 +412,11 @@ bool stow_genpool_check(const stow_genpool_t *g);
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_alloc(name##_handle_t *out)                \
     {                                                                                       \
-        return (T *)stow_genpool_alloc(&(name), out != NULL ? &out->untyped : NULL);        \
+        return STOW__CAST(T *, stow_genpool_alloc(&(name), out != NULL ? &out->untyped : NULL));        \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_get(name##_handle_t h)                     \
     {                                                                                       \
-        return (T *)stow_genpool_get(&(name), h.untyped);                                   \
+        return STOW__CAST(T *, stow_genpool_get(&(name), h.untyped));                                   \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_contains(name##_handle_t h)              \
     {                                                                                       \
@@ -409,7 +446,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_iterate(uint32_t *cursor)                  \
     {                                                                                       \
-        return (T *)stow_genpool_iterate(&(name), cursor);                                  \
+        return STOW__CAST(T *, stow_genpool_iterate(&(name), cursor));                                  \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_is_null(name##_handle_t h)               \
     {                                                                                       \

@@ -83,8 +83,8 @@ struct stow_packed {
  * be zeroed. STOW_PACKED_DEFINE_STATIC makes `name` file-local. Inside a C++
  * class a DEFINE is a compile error whose text points to the C++ layer
  * (stow/stow.hpp), whose containers hold their storage inside the object. */
-#define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(, name, T, capacity)
-#define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static, name, T, capacity)
+#define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(STOW__CONSTINIT, name, T, capacity)
+#define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
 #define STOW__PACKED_DEFINE(linkage, name, T, capacity)                                       \
     STOW__FILE_SCOPE_ONLY;                                                                    \

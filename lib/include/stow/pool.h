@@ -159,8 +159,8 @@ struct stow_pool {
  * file-local. Inside a C++ class a DEFINE is a compile error whose text points to
  * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
  * object. */
-#define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(, name, T, capacity)
-#define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static, name, T, capacity)
+#define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
+#define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
 /* A T* from the pool, or NULL when it is full: stow_pool_alloc_checked() with
  * sizeof(T) and alignof(T), so that a T larger than the pool's declared block, or

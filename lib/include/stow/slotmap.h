@@ -1,14 +1,14 @@
 /* stow/slotmap.h - packed items behind generational handles, with deferred destruction.
  *
  * A slot map keeps its items packed in one array, [0, count), so that updating
- * all of them is a plain loop with no holes and no flags to test (seed 004,
- * act 4). Removing an item moves the last one into its place (swap-and-pop), so
- * items move; the rest of the program therefore holds handles, not pointers. A
- * handle is an index into a sparse table that follows each item wherever it
- * moves, plus a generation that goes stale when the item is removed (act 6).
- * On top of that, seed 003's deferred destruction: mark items dead while the
- * frame runs (they stay readable and in place), then refresh() once destroys
- * them all in one pass and closes the gaps, keeping the survivors in order.
+ * all of them is a plain loop with no holes and no flags to test. Removing an
+ * item moves the last one into its place (swap-and-pop), so items move; the rest
+ * of the program therefore holds handles, not pointers. A handle is an index
+ * into a sparse table that follows each item wherever it moves, plus a
+ * generation that goes stale when the item is removed (versioned handles).
+ * On top of that, deferred destruction: mark items dead while the frame runs
+ * (they stay readable and in place), then refresh() once destroys them all in
+ * one pass (a flush) and closes the gaps, keeping the survivors in order.
  *
  *     STOW_SLOTMAP_DEFINE(enemies, struct enemy, 64);       // file scope, no init call
  *     stow_handle_t h = stow_slotmap_insert(&enemies, &e);  // copied in; NULL handle if full
@@ -59,7 +59,9 @@
  * violation (NULL map or out pointer, an index beyond count, a non-power-of-two
  * alignment) goes to the port's assert hook at STOW_CHECK_LEVEL >= 1; if the hook
  * returns, the call returns NULL / false / STOW_HANDLE_NULL / 0 and the map is
- * exactly as it was. At level 0 it is undefined.
+ * exactly as it was. At level 0 it is undefined. The hook's text names the
+ * function and the misuse, e.g. "stow_slotmap_handle_at: index is not below
+ * count" (STOW_ASSERT_TEXT 0 leaves it empty).
  *
  * Check level 2: the memory an item leaves behind (the last position, after a
  * remove, refresh or clear) is filled with 0xDD; when that position is handed out
@@ -96,10 +98,10 @@ struct stow_slotmap {
     STOW_ALIGNAS(8) uint32_t bump; /* handle indices [0, bump) have been used at least once */
     uint32_t top;         /* positions [count, top) of dense list the free handle indices */
     uint32_t count;       /* items at positions [0, count), dead-marked ones included */
-    uint32_t *sparse;     /* per handle index: generation << INDEX_BITS | (index ^ position) */
+    void *sparse;         /* uint32_t per handle index: generation << INDEX_BITS | (index ^ position) */
     unsigned char *items; /* position p is at items + p * stride */
     size_t stride;        /* item_size rounded up to item_align */
-    uint32_t *dense;      /* per position: handle index | STOW__SLOTMAP_DEAD */
+    void *dense;          /* uint32_t per position: handle index | STOW__SLOTMAP_DEAD */
     size_t item_size;     /* bytes insert() copies */
     uint32_t dead;        /* items marked dead and not yet refreshed */
     uint32_t capacity;
@@ -114,35 +116,50 @@ struct stow_slotmap {
 /* The buffer alignment stow_slotmap_init() needs: item_align (0 meaning
  * STOW_DEFAULT_ALIGN), and at least that of the 32-bit tables. */
 #define STOW_SLOTMAP_ALIGN(item_align)                                                   \
-    ((size_t)STOW__SLOTMAP_ALIGN0(item_align) > STOW_ALIGNOF(uint32_t)                   \
-         ? (size_t)STOW__SLOTMAP_ALIGN0(item_align)                                      \
+    (STOW__SLOTMAP_ALIGN0(item_align) > STOW_ALIGNOF(uint32_t)                           \
+         ? STOW__SLOTMAP_ALIGN0(item_align)                                              \
          : STOW_ALIGNOF(uint32_t))
-#define STOW__SLOTMAP_ALIGN0(item_align) ((item_align) != 0u ? (item_align) : STOW_DEFAULT_ALIGN)
+#define STOW__SLOTMAP_ALIGN0(item_align)                                                 \
+    (STOW__CAST(size_t, item_align) != 0u ? STOW__CAST(size_t, item_align)         \
+                                             : STOW__CAST(size_t, STOW_DEFAULT_ALIGN))
 #define STOW__SLOTMAP_STRIDE(item_size, item_align)                                      \
-    (((size_t)(item_size) + STOW__SLOTMAP_ALIGN0(item_align) - 1u) &                     \
-     ~((size_t)STOW__SLOTMAP_ALIGN0(item_align) - 1u))
+    ((STOW__CAST(size_t, item_size) + STOW__SLOTMAP_ALIGN0(item_align) - 1u) &        \
+     ~(STOW__SLOTMAP_ALIGN0(item_align) - 1u))
 /* Where the tables start: after the items, rounded up to a 32-bit boundary. */
 #define STOW__SLOTMAP_TABLES(item_size, item_align, capacity)                            \
-    (((size_t)(capacity) * STOW__SLOTMAP_STRIDE(item_size, item_align) +                 \
+    ((STOW__CAST(size_t, capacity) * STOW__SLOTMAP_STRIDE(item_size, item_align) +    \
       STOW_ALIGNOF(uint32_t) - 1u) & ~(STOW_ALIGNOF(uint32_t) - 1u))
 
 /* Buffer bytes stow_slotmap_init() needs: the items, then 8 bytes per slot. */
 #define STOW_SLOTMAP_BYTES(item_size, item_align, capacity)                              \
     (STOW__SLOTMAP_TABLES(item_size, item_align, capacity) +                             \
-     2u * sizeof(uint32_t) * (size_t)(capacity))
+     2u * sizeof(uint32_t) * STOW__CAST(size_t, capacity))
 
-/* STOW_SLOTMAP_DEFINE(name, T, capacity): defines, at file scope, a ready, empty
- * slot map `name` of `capacity` items of type T (a constant, 1 to
- * STOW_HANDLE_MAX_CAPACITY, whose storage fits in size_t; checked at compile time)
- * and its storage, placed in
- * the section .stow.slotmap.<name>. No init call; the storage need not be zeroed.
- * STOW_SLOTMAP_DEFINE_STATIC makes `name` file-local. */
-#define STOW_SLOTMAP_DEFINE(name, T, capacity) STOW__SLOTMAP_DEFINE(, name, T, capacity)
+/* STOW_SLOTMAP_DEFINE(name, T, capacity): defines, at file or namespace scope, a
+ * ready, empty slot map `name` of `capacity` items of type T (a constant, 1 to
+ * STOW_HANDLE_MAX_CAPACITY, whose storage fits in size_t; checked at compile
+ * time) and its storage, placed in the section .bss.stow.slotmap.<name> (see
+ * linker/stow.ld). No init call; the storage need not be zeroed.
+ * STOW_SLOTMAP_DEFINE_STATIC makes `name` file-local. The map is a constant
+ * initializer in C and C++ alike (which is why the struct holds its tables as
+ * void *: a constant expression may convert a pointer to void *, never back): no
+ * code runs before it is ready, so it may be used from any constructor of another
+ * file; in C++20 the DEFINE declares it `constinit`, which makes the compiler
+ * prove it. Inside a C++ class a DEFINE is a compile error (the message names
+ * stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp): a class
+ * gets its containers from the C++ layer, stow/stow.hpp, whose containers hold
+ * their storage inside the object. */
+#define STOW_SLOTMAP_DEFINE(name, T, capacity) \
+    STOW__SLOTMAP_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
-    STOW__SLOTMAP_DEFINE(static, name, T, capacity)
+    STOW__SLOTMAP_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
+/* The first declaration, STOW__FILE_SCOPE_ONLY, makes a DEFINE inside a C++ class
+ * a compile error (config.h). */
 #define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity)                                   \
-    STOW_STATIC_ASSERT((capacity) >= 1 && (uint64_t)(capacity) <= STOW_HANDLE_MAX_CAPACITY, \
+    STOW__FILE_SCOPE_ONLY;                                                                 \
+    STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
+                                              STOW_HANDLE_MAX_CAPACITY,                    \
                        "slot map capacity must be 1 to STOW_HANDLE_MAX_CAPACITY");          \
     /* items rounded up to 4 bytes (at most 3 more), then 8 table bytes per slot */        \
     STOW_STATIC_ASSERT(                                                                    \
@@ -155,16 +172,14 @@ struct stow_slotmap {
         0u,                                                                                \
         0u,                                                                                \
         0u,                                                                                \
-        (uint32_t *)(void *)(stow__slotmap_buf_##name +                                    \
-                             STOW__SLOTMAP_TABLES(sizeof(T), STOW_ALIGNOF(T), capacity) +  \
-                             sizeof(uint32_t) * (size_t)(capacity)),                       \
+        stow__slotmap_buf_##name + STOW__SLOTMAP_TABLES(sizeof(T), STOW_ALIGNOF(T), capacity) + \
+            sizeof(uint32_t) * STOW__CAST(size_t, capacity),                            \
         stow__slotmap_buf_##name,                                                          \
         STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)),                                  \
-        (uint32_t *)(void *)(stow__slotmap_buf_##name +                                    \
-                             STOW__SLOTMAP_TABLES(sizeof(T), STOW_ALIGNOF(T), capacity)),  \
+        stow__slotmap_buf_##name + STOW__SLOTMAP_TABLES(sizeof(T), STOW_ALIGNOF(T), capacity), \
         sizeof(T),                                                                         \
         0u,                                                                                \
-        (uint32_t)(capacity),                                                              \
+        STOW__CAST(uint32_t, capacity),                                                 \
         0u,                                                                                \
         0u,                                                                                \
         STOW__CONFIG_GUARD}
@@ -228,7 +243,7 @@ stow_handle_t stow_slotmap_handle_at(const stow_slotmap_t *m, uint32_t dense_ind
  * item_size) at check level 2 for the poison. Contract violation: m is NULL. */
 void stow_slotmap_clear(stow_slotmap_t *m);
 
-/* Deferred destruction (seed 003). Marks the item h names as dead: it stays
+/* Deferred destruction. Marks the item h names as dead: it stays
  * readable through h, stays in [0, count) and keeps its position until the next
  * refresh(), which destroys it. Marking twice is fine (counted once). Returns
  * false when h is stale or null. Contract violation: m is NULL. */
@@ -286,7 +301,17 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
  * Costs and errors are those of the functions they wrap. _DEFINE_TYPED_STATIC is
  * the file-local form. To share a typed map between files, put
  * STOW_SLOTMAP_DECLARE_TYPED(name, T) in a header and STOW_SLOTMAP_DEFINE(name,
- * T, capacity) (the untyped one) in exactly one .c file. */
+ * T, capacity) (the untyped one) in exactly one .c file that includes it. The
+ * header needs T declared, not defined: the wrappers only pass pointers to it.
+ *     // bullets.h
+ *     #include "stow/slotmap.h"
+ *     struct bullet;                                 // defined in bullet.h
+ *     STOW_SLOTMAP_DECLARE_TYPED(bullets, struct bullet);
+ *     // bullets.c
+ *     #include "bullets.h"
+ *     #include "bullet.h"                            // the full struct bullet
+ *     STOW_SLOTMAP_DEFINE(bullets, struct bullet, 256);
+ *     // any other file: bullets_handle_t, bullets_insert(), bullets_get()... */
 #define STOW_SLOTMAP_DEFINE_TYPED(name, T, capacity) \
     STOW_SLOTMAP_DEFINE(name, T, capacity);          \
     STOW__SLOTMAP_TYPED(name, T)
@@ -317,11 +342,11 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER T *name##_alloc(name##_handle_t *out)                                   \
     {                                                                                             \
-        return (T *)stow_slotmap_alloc(&(name), out != NULL ? &out->untyped : NULL);              \
+        return STOW__CAST(T *, stow_slotmap_alloc(&(name), out != NULL ? &out->untyped : NULL)); \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER T *name##_get(name##_handle_t h)                                        \
     {                                                                                             \
-        return (T *)stow_slotmap_get(&(name), h.untyped);                                         \
+        return STOW__CAST(T *, stow_slotmap_get(&(name), h.untyped));                          \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER bool name##_contains(name##_handle_t h)                                 \
     {                                                                                             \
@@ -343,7 +368,10 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
     {                                                                                             \
         return stow__slotmap_wrap_##name(stow_slotmap_handle_at(&(name), dense_index));           \
     }                                                                                             \
-    STOW__SLOTMAP_WRAPPER T *name##_data(void) { return (T *)stow_slotmap_data(&(name)); }        \
+    STOW__SLOTMAP_WRAPPER T *name##_data(void)                                                    \
+    {                                                                                             \
+        return STOW__CAST(T *, stow_slotmap_data(&(name)));                                    \
+    }                                                                                             \
     STOW__SLOTMAP_WRAPPER uint32_t name##_count(void) { return stow_slotmap_count(&(name)); }     \
     STOW__SLOTMAP_WRAPPER uint32_t name##_refresh(void (*on_destroy)(void *item, void *ctx),      \
                                                   void *ctx)                                      \

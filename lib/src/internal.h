@@ -39,27 +39,6 @@
 #define STOW__REPORT(what) ((void)0)
 #endif
 
-/* Transitional: the checks that do not name their misuse yet. */
-#if STOW_CHECK_LEVEL >= 1
-#define STOW__REQUIRE(cond, retval)                                    \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__); \
-            return retval;                                             \
-        }                                                              \
-    } while (0)
-#define STOW__REQUIRE_VOID(cond)                                       \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__); \
-            return;                                                    \
-        }                                                              \
-    } while (0)
-#else
-#define STOW__REQUIRE(cond, retval) ((void)0)
-#define STOW__REQUIRE_VOID(cond) ((void)0)
-#endif
-
 /* The library's half of the configuration check (config.h): it defines the
  * symbols for the options it is built with. Every module defines them, weakly,
  * so that whichever modules a program links, the symbols are there once. */

@@ -950,7 +950,7 @@ TEST(slotmap_violations_name_the_function_and_the_misuse)
 {
     fresh_u32(&map_a, 4);
     stow_handle_t h = insert_u32(&map_a, 7), r = h;
-    stow_stats_t s;
+    stow_stats_t s = {0u, 0u, 0u, 0u};
     EXPECT_VIOLATION(r = stow_slotmap_handle_at(&map_a, 1));
     CHECK_LAST_VIOLATION("stow_slotmap_handle_at: index is not below count");
     CHECK(stow_handle_is_null(r));

@@ -950,13 +950,13 @@ TEST(slotmap_violations_name_the_function_and_the_misuse)
 {
     fresh_u32(&map_a, 4);
     stow_handle_t h = insert_u32(&map_a, 7), r = h;
-    stow_stats_t s = {0u, 0u, 0u, 0u};
+    uint32_t item = 7u;
     EXPECT_VIOLATION(r = stow_slotmap_handle_at(&map_a, 1));
     CHECK_LAST_VIOLATION("stow_slotmap_handle_at: index is not below count");
     CHECK(stow_handle_is_null(r));
     EXPECT_VIOLATION(r = stow_slotmap_insert(&map_a, NULL));
     CHECK_LAST_VIOLATION("stow_slotmap_insert: item pointer is NULL");
-    EXPECT_VIOLATION(r = stow_slotmap_insert(NULL, &s));
+    EXPECT_VIOLATION(r = stow_slotmap_insert(NULL, &item));
     CHECK_LAST_VIOLATION("stow_slotmap_insert: map pointer is NULL");
     EXPECT_VIOLATION(CHECK_NULL(stow_slotmap_alloc(&map_a, NULL)));
     CHECK_LAST_VIOLATION("stow_slotmap_alloc: out pointer is NULL");

@@ -107,15 +107,16 @@ TOOL_git := git:git
 TOOL_rv := riscv64-unknown-elf-gcc:gcc-riscv64-unknown-elf
 TOOL_qemurv := qemu-system-riscv32:qemu-system-misc
 TOOL_multilib := multilib:gcc-multilib
+TOOL_qemui386 := qemu-i386:qemu-user
 TOOLS_all := gcc arm
 TOOLS_demo = $(if $(filter $(BOARD),$(RV_BOARDS)),rv qemurv,arm qemu)
-TOOLS_test := gcc arm qemu rv qemurv multilib clang libfuzzer valgrind cmake pkgconfig python git
+TOOLS_test := gcc arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cmake pkgconfig python git
 TOOLS_lint := gcc arm cppcheck tidy
 TOOLS_fuzz := clang libfuzzer
 TOOLS_bench := gcc arm qemu rv qemurv valgrind
 TOOLS_size := arm rv
 # `make tools`: everything any goal uses.
-TOOLS_tools := gcc arm qemu rv qemurv multilib clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
+TOOLS_tools := gcc arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
                python git
 TOOL_GOALS := all demo test lint fuzz bench size tools
 tools: tools-tools
@@ -253,8 +254,8 @@ define HOST_TEST
 $(BUILD)/test/$(1)/tests: $(TEST_DEPS) $(HOST_PORT)
 	@mkdir -p $$(@D)
 	$(Q)$(2) $(STD) $(WARN) $(3) $(TEST_INC) $(LIB_SRC) $(TEST_SRC) $(HOST_PORT) -o $$@ -lpthread
-$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/tests FORCE
-	@tests/run.sh $(1) $$(@D) $$<
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/tests $(5) FORCE
+	@tests/run.sh $(1) $$(@D) $(4) $$<
 HOST_RESULTS += $(BUILD)/test/$(1)/result
 endef
 $(foreach cc,gcc clang,$(foreach opt,O0 O2,$(foreach lvl,0 1 2,\
@@ -748,9 +749,16 @@ test-boards: $(RV_BOARD_RESULTS)
 
 # 32-bit x86 (gcc-multilib): size_t and pointers of 32 bits, 8-byte types aligned
 # to 4 in structures, on the host.
+# Run natively where the kernel runs 32-bit programs, else under qemu-i386
+# (tests/m32.sh; an empty -m32 program tells which).
 M32_RESULTS :=
+M32_PROBE := $(BUILD)/test/m32-probe
+$(M32_PROBE):
+	@mkdir -p $(@D)
+	$(Q)printf 'int main(void) { return 0; }\n' | $(CC_gcc) -m32 -x c - -o $@
 $(foreach lvl,0 1 2,$(eval $(call HOST_TEST,host-gcc-m32-O2-L$(lvl),$(CC_gcc),\
-    -m32 -O2 -g -DSTOW_CHECK_LEVEL=$(lvl)))$(eval M32_RESULTS += $(BUILD)/test/host-gcc-m32-O2-L$(lvl)/result))
+    -m32 -O2 -g -DSTOW_CHECK_LEVEL=$(lvl),tests/m32.sh $(M32_PROBE),$(M32_PROBE)))$(eval \
+    M32_RESULTS += $(BUILD)/test/host-gcc-m32-O2-L$(lvl)/result))
 test-host: $(M32_RESULTS)
 
 # lib/ for rv32imac (and rv32e) needs only stow_port_* and libgcc's helpers

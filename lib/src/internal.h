@@ -76,8 +76,30 @@ __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW) = 1;
 #define STOW__OPAQUE(var) ((void)0)
 #endif
 
-/* Not memset/memcpy: lib/ must link without libc. */
-static inline void stow__fill(void *dst, unsigned char value, size_t n)
+/* Built with -fsanitize=address (gcc defines __SANITIZE_ADDRESS__, clang answers
+ * __has_feature(address_sanitizer)): see "AddressSanitizer" below. STOW__NO_ASAN
+ * marks a function whose memory accesses the sanitizer does not check. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STOW__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STOW__ASAN 1
+#endif
+#endif
+#ifndef STOW__ASAN
+#define STOW__ASAN 0
+#endif
+#if STOW__ASAN
+#define STOW__NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define STOW__NO_ASAN
+#endif
+
+/* Not memset/memcpy: lib/ must link without libc. The library's own fills are
+ * not checked by AddressSanitizer (the heap fills its own headers, which it
+ * keeps poisoned), and carry the attribute so that they inline into functions
+ * that carry it too. */
+static STOW__NO_ASAN inline void stow__fill(void *dst, unsigned char value, size_t n)
 {
     unsigned char *d = (unsigned char *)dst;
     unsigned char *end = d + n;
@@ -201,25 +223,14 @@ static inline bool stow__all_bytes(const void *p, unsigned char value, size_t n)
  * Storage never handed out is not poisoned (start-up stays O(1)), and init
  * unpoisons the container's own tables (genpool words and bits, slot-map tables,
  * the pool's level-2 bitmap) in case an older container released memory there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define STOW__ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define STOW__ASAN 1
-#endif
-#endif
-#ifndef STOW__ASAN
-#define STOW__ASAN 0
-#endif
+/* STOW__ASAN (whether this is an AddressSanitizer build) and STOW__NO_ASAN are
+ * defined near the top of this file, before the fills that use them. */
 
 #if STOW__ASAN
 /* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): the sanitizer's names */
 void __asan_poison_memory_region(void const volatile *addr, size_t size);
 /* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): the sanitizer's names */
 void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
-#define STOW__NO_ASAN __attribute__((no_sanitize_address))
-#else
-#define STOW__NO_ASAN
 #endif
 
 /* Marks n bytes at p unaddressable (ASan builds only), and addressable again. */

@@ -9,6 +9,7 @@
  *   genpool.h  generational arena: items that stay put, handles that go stale
  *   slotmap.h  packed items behind generational handles; deferred destruction
  *   packed.h   packed array: contiguous items, swap-and-pop removal
+ *   heap.h     variable-size blocks in bounded time: alloc, aligned, realloc
  *
  *   config.h   every option and its default      port.h    what a platform supplies
  *   version.h  STOW_VERSION_STRING and friends
@@ -27,5 +28,6 @@
 #include "genpool.h"
 #include "slotmap.h"
 #include "packed.h"
+#include "heap.h"
 
 #endif /* STOW_H */

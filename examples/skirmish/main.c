@@ -10,9 +10,13 @@
  *                      its end (seed 004, act 2)
  *   voices    packed   the sounds playing now; a finished one is swap-and-popped
  *   frame     arena    per-frame scratch: the targeting list, reset every frame
+ *   feed      heap     the HUD's kill feed: each frame's events as a line of text
+ *                      that grows with realloc as events arrive, kept for three
+ *                      frames; a heap sized by its fragmentation bound, so it
+ *                      never refuses a line however the lines come and go
  *
  * Everything is defined statically, in .stow (see linker/stow.ld): no init calls,
- * no heap. Runs under QEMU (make demo), prints what happens, then every container's
+ * no malloc. Runs under QEMU (make demo), prints what happens, then every container's
  * statistics and check(); its status is 0 when every check passed.
  */
 #include "stow/stow.h"
@@ -50,6 +54,17 @@ STOW_POOL_DEFINE(events, struct event, 8);
 STOW_PACKED_DEFINE(voices, struct voice, 4);
 STOW_ARENA_DEFINE(frame, 256);
 
+/* The kill feed: FEED_FRAMES lines of at most FEED_LINE_MAX characters, each
+ * grown piece by piece (never less than FEED_PIECE_MIN bytes at a time). While a
+ * realloc moves a line, the old and the new copy are both live: one line more. */
+#define FEED_FRAMES 3u
+#define FEED_LINE_MAX 96u
+#define FEED_PIECE_MIN 12u
+STOW_HEAP_DEFINE(feed, STOW_HEAP_BYTES_FOR_MIN((FEED_FRAMES + 1u) * (FEED_LINE_MAX + 1u),
+                                               FEED_LINE_MAX + 1u, FEED_PIECE_MIN));
+static char *feed_lines[FEED_FRAMES];
+static uint32_t feed_length[FEED_FRAMES];
+
 /* ---------------------------------------------------------------- output */
 
 static void print(const char *text)
@@ -70,6 +85,57 @@ static void print_u(uint32_t value)
         value /= 10u;
     } while (value != 0u);
     stow_port_write(&digits[at], sizeof digits - at);
+}
+
+/* ---------------------------------------------------------------- kill feed */
+
+/* Appends "what #id; " to this frame's line, growing it with realloc. A line
+ * that would pass FEED_LINE_MAX drops the piece. */
+static void feed_append(uint32_t frame_no, const char *what, uint32_t id)
+{
+    char piece[64];
+    uint32_t n = 0;
+    while (what[n] != '\0' && n < 48u) {
+        piece[n] = what[n];
+        n++;
+    }
+    piece[n++] = ' ';
+    piece[n++] = '#';
+    char digits[10];
+    uint32_t d = 0;
+    do {
+        digits[d++] = (char)('0' + id % 10u);
+        id /= 10u;
+    } while (id != 0u);
+    while (d > 0u) {
+        piece[n++] = digits[--d];
+    }
+    piece[n++] = ';';
+    piece[n++] = ' ';
+    uint32_t slot = frame_no % FEED_FRAMES;
+    uint32_t length = feed_length[slot] + n;
+    if (length > FEED_LINE_MAX) {
+        return;
+    }
+    char *line = (char *)stow_heap_realloc(&feed, feed_lines[slot], length + 1u);
+    if (line == NULL) {
+        return; /* the old line stays as it was */
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        line[feed_length[slot] + i] = piece[i];
+    }
+    line[length] = '\0';
+    feed_lines[slot] = line;
+    feed_length[slot] = length;
+}
+
+/* A new frame takes the slot of the frame FEED_FRAMES ago: its line goes. */
+static void feed_new_frame(uint32_t frame_no)
+{
+    uint32_t slot = frame_no % FEED_FRAMES;
+    stow_heap_free(&feed, feed_lines[slot]);
+    feed_lines[slot] = NULL;
+    feed_length[slot] = 0u;
 }
 
 /* ---------------------------------------------------------------- events */
@@ -101,6 +167,7 @@ static void deliver_events(void)
         print(" #");
         print_u(e->id);
         print("\n");
+        feed_append(e->frame, e->what, e->id);
         if (stow_packed_count(&voices) < stow_packed_capacity(&voices)) {
             struct voice *v = STOW_PACKED_PUSH(&voices, struct voice);
             v->sound = e->id;
@@ -239,11 +306,12 @@ static bool report(const char *name, const stow_stats_t *s, bool ok)
 
 int main(void)
 {
-    print("stow demo: a skirmish, one frame at a time (Cortex-M4, no heap, no init calls)\n");
+    print("stow demo: a skirmish, one frame at a time (Cortex-M4, no malloc, no init calls)\n");
     for (uint32_t f = 0; f < FRAMES; f++) {
         print("frame ");
         print_u(f);
         print("\n");
+        feed_new_frame(f);
         if (f % 3u == 0u) {
             spawn_enemy((int32_t)(20u + 5u * (f % 4u)));
         }
@@ -263,7 +331,9 @@ int main(void)
         print_u(stow_packed_count(&voices));
         print(", scratch ");
         print_u((uint32_t)stow_arena_used(&frame));
-        print(" bytes\n");
+        print(" bytes, feed ");
+        print_u(feed_length[f % FEED_FRAMES]);
+        print(" chars\n");
         if (reaped != destroyed) {
             return 1;
         }
@@ -288,5 +358,7 @@ int main(void)
     ok = report("voices (packed)", &s, stow_packed_check(&voices)) && ok;
     stow_arena_stats(&frame, &s);
     ok = report("frame (arena, bytes)", &s, stow_arena_check(&frame)) && ok;
+    stow_heap_stats(&feed, &s);
+    ok = report("feed (heap, bytes)", &s, stow_heap_check(&feed)) && ok;
     return ok ? 0 : 1;
 }

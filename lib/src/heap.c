@@ -101,7 +101,8 @@
 #define BITS (sizeof(size_t) * CHAR_BIT)
 #define USED ((size_t)1u)
 #define PREV_FREE ((size_t)2u)
-#define FLAGS (USED | PREV_FREE)
+#define ALIGNED ((size_t)4u)
+#define FLAGS (USED | PREV_FREE | ALIGNED)
 #define ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
 
 STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and links in the same words");
@@ -124,7 +125,12 @@ static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
 static FN inline node_t *node_of(unsigned char *b) { return (node_t *)(void *)(b + WORD); }
 static FN inline unsigned char *block_of(node_t *n) { return (unsigned char *)n - WORD; }
 static FN inline void set_footer(unsigned char *b, size_t size) { *word_at(b + size - WORD) = size; }
-static FN inline size_t align_of(unsigned char *b) { return word_at(b)[1]; }
+/* The alignment a live block was allocated with: ALIGN, or word 1 when the
+ * ALIGNED flag says it was more. */
+static FN inline size_t align_of(unsigned char *b)
+{
+    return (head_of(b) & ALIGNED) != 0u ? word_at(b)[1] : ALIGN;
+}
 
 /* ---- bit scans (see "Bit scans" above) --------------------------------------------- */
 
@@ -140,8 +146,8 @@ static FN inline size_t align_of(unsigned char *b) { return word_at(b)[1]; }
 #define CLZ(x) ((size_t)__builtin_clzll(x))
 #define CTZ(x) ((size_t)__builtin_ctzll(x))
 #endif
-/* floor(log2 x), x != 0. */
-static FN inline size_t log2_floor(size_t x) { return BITS - 1u - CLZ(x); }
+/* Leading zeros of x != 0, and the position of its lowest set bit. */
+static FN inline size_t clz_of(size_t x) { return CLZ(x); }
 static FN inline size_t lowest_bit(size_t x) { return CTZ(x); }
 #else
 static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
@@ -164,13 +170,13 @@ static FN inline uint32_t lowest_bit32(uint32_t x)
     return debruijn_low[(uint32_t)((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 #if SIZE_MAX <= UINT32_MAX
-static FN inline size_t log2_floor(size_t x) { return log2_floor32((uint32_t)x); }
+static FN inline size_t clz_of(size_t x) { return 31u - log2_floor32((uint32_t)x); }
 static FN inline size_t lowest_bit(size_t x) { return lowest_bit32((uint32_t)x); }
 #else
-static FN inline size_t log2_floor(size_t x)
+static FN inline size_t clz_of(size_t x)
 {
     uint32_t high = (uint32_t)(x >> 32);
-    return high != 0u ? 32u + log2_floor32(high) : log2_floor32((uint32_t)x);
+    return high != 0u ? 31u - log2_floor32(high) : 63u - log2_floor32((uint32_t)x);
 }
 static FN inline size_t lowest_bit(size_t x)
 {
@@ -180,14 +186,26 @@ static FN inline size_t lowest_bit(size_t x)
 #endif
 #endif
 
-/* ceil(log2 of the block a request needs): need >= 1 bytes, MIN_BLOCK at least. */
-static FN inline size_t class_for(size_t need) { return log2_floor((need - 1u) | (MIN_BLOCK - 1u)) + 1u; }
+/* ---- size classes -------------------------------------------------------------------- *
+ *
+ * A class is numbered by the leading zeros of its sizes: class c holds the free
+ * blocks of 2^(BITS-1-c) to 2^(BITS-c) - 1 bytes, so one count of leading zeros
+ * gives both a block's class and its bit (1 << c) in classes_used. The classes
+ * that are sure to fit a block of 2^k bytes are c <= BITS-1-k: shifted left by
+ * k, classes_used keeps exactly their bits, and its highest bit names the
+ * smallest of them. The callers keep classes_used in a local (bits) and store it
+ * once. */
 
-/* ---- size classes -------------------------------------------------------------------- */
+/* The class of a free block of size bytes. */
+static FN inline size_t class_of(size_t size) { return clz_of(size); }
 
-static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
+/* Leading zeros of the power-of-two block a request of need bytes (>= 1) gets:
+ * the block is 2^(BITS - z) bytes, at least MIN_BLOCK. */
+static FN inline size_t block_zeros(size_t need) { return clz_of((need - 1u) | (MIN_BLOCK - 1u)); }
+
+static FN inline void link_free(stow_heap_t *h, size_t *bits, unsigned char *b, size_t size)
 {
-    size_t c = log2_floor(size);
+    size_t c = class_of(size);
     node_t *head = &h->classes[c];
     node_t *n = node_of(b);
     node_t *next = head->next;
@@ -197,10 +215,10 @@ static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
     n->prev = head;
     next->prev = n;
     head->next = n;
-    h->classes_used |= (size_t)1u << c;
+    *bits |= (size_t)1u << c;
 }
 
-static FN inline void unlink_free(stow_heap_t *h, unsigned char *b, size_t size)
+static FN inline void unlink_free(size_t *bits, unsigned char *b, size_t size)
 {
     node_t *n = node_of(b);
     node_t *next = n->next;
@@ -208,7 +226,7 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b, size_t size)
     prev->next = next;
     next->prev = prev;
     if (next == prev) { /* only the class's own head is left */
-        h->classes_used &= ~((size_t)1u << log2_floor(size));
+        *bits &= ~((size_t)1u << class_of(size));
     }
 }
 
@@ -363,7 +381,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     stow__fill(l.first, STOW__POISON, blocks);
 #endif
     set_head(l.limit, USED | PREV_FREE);
-    link_free(h, l.first, blocks);
+    link_free(h, &h->classes_used, l.first, blocks);
     h->max_size = blocks - HEADER - TAIL;
     h->used = 0u;
     return true;
@@ -372,19 +390,23 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
 /* ---- carving ----------------------------------------------------------------------------- */
 
 /* Makes the block b (free, unlinked, fsize bytes, its predecessor live) live
- * with size bytes, giving the rest back when it can stand as a block. */
-static FN inline void *carve(stow_heap_t *h, unsigned char *b, size_t fsize, size_t size, size_t align,
-                             size_t flags)
+ * with size bytes, giving the rest back when it can stand as a block. align is
+ * 0 for the default alignment, or the larger one it was allocated with. */
+static FN inline void *carve(stow_heap_t *h, size_t *bits, unsigned char *b, size_t fsize, size_t size,
+                             size_t align, size_t flags)
 {
     size_t rest = fsize - size;
     if (rest >= MIN_BLOCK) {
-        link_free(h, b + size, rest); /* what follows it already has PREV_FREE */
+        link_free(h, bits, b + size, rest); /* what follows it already has PREV_FREE */
     } else {
         size = fsize;
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
+    if (align != 0u) {
+        flags |= ALIGNED;
+        word_at(b)[1] = align;
+    }
     set_head(b, size | USED | flags);
-    word_at(b)[1] = align;
     mark_live(h, b);
     h->used += size;
     if (h->used > h->peak) {
@@ -400,27 +422,28 @@ static FN inline void *carve(stow_heap_t *h, unsigned char *b, size_t fsize, siz
  * a freed block already merged backwards) become free: merged with the next
  * block if that is free, linked into its class, and announced to the block
  * after them. */
-static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
+static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned char *b, size_t size)
 {
     unsigned char *next = b + size;
     size_t next_head = head_of(next);
     if ((next_head & USED) == 0u) {
-        unlink_free(h, next, next_head);
+        unlink_free(bits, next, next_head);
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
         size += next_head;
     }
-    link_free(h, b, size);
+    link_free(h, bits, b, size);
     set_head(b + size, head_of(b + size) | PREV_FREE);
     stow__poison(b + HEADER, size - HEADER);
 }
 
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)
 {
+    size_t bits = h->classes_used;
     size_t head = head_of(b);
     size_t size = size_of(head);
-    h->used -= size;
+    size_t used = h->used - size;
     mark_gone(h, b);
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(b, STOW__POISON, size);
@@ -428,13 +451,15 @@ static FN inline void free_block(stow_heap_t *h, unsigned char *b)
     if ((head & PREV_FREE) != 0u) {
         size_t prev_size = *word_at(b - WORD);
         b -= prev_size;
-        unlink_free(h, b, prev_size);
+        unlink_free(&bits, b, prev_size);
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(b + prev_size - WORD, STOW__POISON, WORD);
 #endif
         size += prev_size;
     }
-    release_forward(h, b, size);
+    release_forward(h, &bits, b, size);
+    h->classes_used = bits;
+    h->used = used;
 }
 
 /* ---- allocation -------------------------------------------------------------------------------- */
@@ -454,9 +479,9 @@ static FN inline size_t gap_for(unsigned char *b, size_t align)
 }
 
 /* Takes a block for size bytes at alignment align (ALIGN or a larger power of
- * two): a power-of-two block from the lowest class sure to fit, or else an exact
- * one from the first block of the class below. The slow path of alloc, and the
- * whole of aligned alloc. */
+ * two): a power-of-two block from the smallest class sure to fit, or else an
+ * exact one from the first block of the class below. The slow path of alloc,
+ * and the whole of aligned alloc. */
 static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
 {
     if (h->first == NULL && !lay_out(h)) {
@@ -471,20 +496,20 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (exact < MIN_BLOCK) {
         exact = MIN_BLOCK;
     }
-    size_t k = class_for(exact + slack);
-    size_t block = (size_t)1u << class_for(exact); /* the power of two it gets, room allowing */
-    size_t above = k < BITS ? h->classes_used >> k : 0u;
-    unsigned char *b;
+    size_t bits = h->classes_used;
+    size_t z = block_zeros(exact + slack);
+    size_t block = (size_t)1u << (BITS - block_zeros(exact)); /* what it gets, room allowing */
+    size_t above = z > 0u ? bits << (BITS - z) : 0u;
     size_t c;
     if (above != 0u) {
-        c = k + lowest_bit(above);
+        c = z - 1u - clz_of(above);
     } else {
-        c = log2_floor(exact + slack);
-        if (((h->classes_used >> c) & 1u) == 0u) {
+        c = class_of(exact + slack);
+        if (((bits >> c) & 1u) == 0u) {
             return refuse(h);
         }
     }
-    b = block_of(h->classes[c].next);
+    unsigned char *b = block_of(h->classes[c].next);
     size_t fsize = head_of(b);
     size_t gap = align > ALIGN ? gap_for(b, align) : 0u;
     if (gap + exact > fsize) {
@@ -493,7 +518,7 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (gap + block > fsize) {
         block = exact;
     }
-    unlink_free(h, b, fsize);
+    unlink_free(&bits, b, fsize);
 #if STOW_CHECK_LEVEL >= 2
     check_poison(b, fsize, b + gap, b + gap + block, "stow_heap_alloc: free memory was written after free");
 #endif
@@ -501,13 +526,14 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (gap != 0u) {
         /* The gap's predecessor is live (b was free) and its successor is the
          * block carved next: it stands alone. */
-        link_free(h, b, gap);
+        link_free(h, &bits, b, gap);
         stow__poison(b + HEADER, gap - HEADER);
         b += gap;
         fsize -= gap;
         flags = PREV_FREE;
     }
-    void *p = carve(h, b, fsize, block, align, flags);
+    void *p = carve(h, &bits, b, fsize, block, align > ALIGN ? align : 0u, flags);
+    h->classes_used = bits;
 #if STOW_CHECK_LEVEL >= 2
     set_canary(b, size);
 #endif
@@ -521,21 +547,23 @@ FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
     /* max_size is 0 until the storage is laid out, so the first call goes to
      * take(), which lays it out; so does every request too large. */
     if (size <= h->max_size) {
-        size_t k = class_for(size + HEADER);
-        size_t above = h->classes_used >> k;
+        size_t bits = h->classes_used;
+        size_t z = block_zeros(size + HEADER);
+        size_t above = bits << (BITS - z);
         if (above != 0u) {
-            size_t c = k + lowest_bit(above);
-            unsigned char *b = block_of(h->classes[c].next);
+            unsigned char *b = block_of(h->classes[z - 1u - clz_of(above)].next);
             size_t fsize = head_of(b);
-            unlink_free(h, b, fsize);
-            return carve(h, b, fsize, (size_t)1u << k, ALIGN, 0u);
+            unlink_free(&bits, b, fsize);
+            void *p = carve(h, &bits, b, fsize, (size_t)1u << (BITS - z), 0u, 0u);
+            h->classes_used = bits;
+            return p;
         }
     }
 #endif
     return take(h, size, ALIGN);
 }
 
-FN void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
+void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
 {
     STOW__CHECK(h != NULL, "stow_heap_alloc_aligned: heap is NULL", NULL);
     STOW__CHECK(align == 0u || stow__is_pow2(align),
@@ -612,17 +640,19 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
     if (exact < MIN_BLOCK) {
         exact = MIN_BLOCK;
     }
-    size_t block = (size_t)1u << class_for(exact);
+    size_t block = (size_t)1u << (BITS - block_zeros(exact));
+    size_t bits = h->classes_used;
     if (exact <= cur) {
         /* Shrink (or stay): keep the power of two if it fits, give back the rest. */
         size_t keep = block <= cur ? block : exact;
         if (cur - keep >= MIN_BLOCK) {
-            set_head(b, keep | USED | (head & PREV_FREE));
+            set_head(b, keep | (head & FLAGS));
             h->used -= cur - keep;
 #if STOW_CHECK_LEVEL >= 2
             stow__fill(b + keep, STOW__POISON, cur - keep);
 #endif
-            release_forward(h, b + keep, cur - keep);
+            release_forward(h, &bits, b + keep, cur - keep);
+            h->classes_used = bits;
         }
 #if STOW_CHECK_LEVEL >= 2
         set_canary(b, size);
@@ -635,18 +665,19 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
         /* Grow into the next block. */
         size_t total = cur + next_head;
         size_t keep = block <= total ? block : exact;
-        unlink_free(h, next, next_head);
+        unlink_free(&bits, next, next_head);
 #if STOW_CHECK_LEVEL >= 2
         check_poison(next, next_head, next, b + keep, "stow_heap_realloc: free memory was written after free");
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
         if (total - keep >= MIN_BLOCK) {
-            link_free(h, b + keep, total - keep);
+            link_free(h, &bits, b + keep, total - keep);
         } else {
             keep = total;
             set_head(b + total, head_of(b + total) & ~PREV_FREE);
         }
-        set_head(b, keep | USED | (head & PREV_FREE));
+        set_head(b, keep | (head & FLAGS));
+        h->classes_used = bits;
         h->used += keep - cur;
         if (h->used > h->peak) {
             h->peak = h->used;
@@ -756,7 +787,7 @@ FN size_t stow_heap_largest_free(const stow_heap_t *h)
     if (h->classes_used == 0u) {
         return 0u;
     }
-    node_t *n = h->classes[log2_floor(h->classes_used)].next;
+    node_t *n = h->classes[lowest_bit(h->classes_used)].next;
     return head_of(block_of(n)) - HEADER - TAIL;
 }
 
@@ -774,7 +805,7 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t *count)
             return false;
         }
         size_t head_word = head_of(b);
-        if ((head_word & FLAGS) != 0u || log2_floor(head_word) != c) {
+        if ((head_word & FLAGS) != 0u || class_of(head_word) != c) {
             return false;
         }
     }

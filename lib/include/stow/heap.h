@@ -145,12 +145,12 @@ struct stow_heap_node {
 
 typedef struct stow_heap stow_heap_t;
 struct stow_heap {
-    size_t classes_used;   /* bit i: class i (free blocks of 2^i to 2^(i+1) - 1 bytes) is not empty */
+    size_t classes_used;   /* bit c: class c (free blocks with c leading zeros in their size) is not empty */
+    size_t used;           /* bytes in live blocks, headers included */
+    size_t peak;           /* high-water mark of used */
     size_t max_size;       /* the largest request the empty heap could meet; 0 until laid out */
     unsigned char *first;  /* the first block; NULL until the storage is laid out */
     unsigned char *limit;  /* one past the last block: a header word that ends the blocks */
-    size_t used;           /* bytes in live blocks, headers included */
-    size_t peak;           /* high-water mark of used */
     uint32_t fails;        /* refused requests */
 #if STOW_CHECK_LEVEL >= 1
     uint32_t *starts;      /* bit i: a live block starts at first + i * STOW_HEAP_ALIGN */
@@ -334,7 +334,7 @@ bool stow_heap_check(const stow_heap_t *h);
                        "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES");     \
     STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW_SECTION(heap, name)                                 \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
-    linkage stow_heap_t name = {0u, 0u, NULL, NULL, 0u, 0u, 0u, STOW__HEAP_STARTS_INIT     \
+    linkage stow_heap_t name = {0u, 0u, 0u, 0u, NULL, NULL, 0u, STOW__HEAP_STARTS_INIT     \
                                 stow__heap_buf_##name, STOW__CAST(size_t, bytes),          \
                                 STOW__CONFIG_GUARD, {{NULL, NULL}}}
 

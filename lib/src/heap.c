@@ -186,6 +186,15 @@ static FN inline size_t lowest_bit(size_t x)
 #endif
 #endif
 
+/* The exact block a request of size bytes needs (size <= max_size, so this
+ * cannot overflow): size, the header and at level 2 the size word, rounded up to
+ * ALIGN, and at least MIN_BLOCK. */
+static FN inline size_t exact_block(size_t size)
+{
+    size_t exact = (size + HEADER + TAIL + ALIGN - 1u) & ~(ALIGN - 1u);
+    return exact < MIN_BLOCK ? MIN_BLOCK : exact;
+}
+
 /* ---- size classes -------------------------------------------------------------------- *
  *
  * A class is numbered by the leading zeros of its sizes: class c holds the free
@@ -492,10 +501,7 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (size > h->max_size || align > h->max_size || h->max_size - size < slack) {
         return refuse(h);
     }
-    size_t exact = (size + HEADER + TAIL + ALIGN - 1u) & ~(ALIGN - 1u);
-    if (exact < MIN_BLOCK) {
-        exact = MIN_BLOCK;
-    }
+    size_t exact = exact_block(size);
     size_t bits = h->classes_used;
     size_t z = block_zeros(exact + slack);
     size_t block = (size_t)1u << (BITS - block_zeros(exact)); /* what it gets, room allowing */
@@ -543,8 +549,9 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
 FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_alloc: heap is NULL", NULL);
-#if STOW_CHECK_LEVEL < 2
-    /* max_size is 0 until the storage is laid out, so the first call goes to
+#if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
+    /* The fast path: take()'s first case, inline (a build for size, -Os, goes
+     * to take() directly). max_size is 0 until the storage is laid out, so the first call goes to
      * take(), which lays it out; so does every request too large. */
     if (size <= h->max_size) {
         size_t bits = h->classes_used;
@@ -636,10 +643,7 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
     }
     size_t head = head_of(b);
     size_t cur = size_of(head);
-    size_t exact = (size + HEADER + TAIL + ALIGN - 1u) & ~(ALIGN - 1u);
-    if (exact < MIN_BLOCK) {
-        exact = MIN_BLOCK;
-    }
+    size_t exact = exact_block(size);
     size_t block = (size_t)1u << (BITS - block_zeros(exact));
     size_t bits = h->classes_used;
     if (exact <= cur) {
@@ -670,19 +674,12 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
         check_poison(next, next_head, next, b + keep, "stow_heap_realloc: free memory was written after free");
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
-        if (total - keep >= MIN_BLOCK) {
-            link_free(h, &bits, b + keep, total - keep);
-        } else {
-            keep = total;
-            set_head(b + total, head_of(b + total) & ~PREV_FREE);
-        }
-        set_head(b, keep | (head & FLAGS));
+        /* b and next are now one free-standing block whose predecessor is
+         * whatever b's was: carve it like a block taken from a class. */
+        h->used -= cur;
+        (void)carve(h, &bits, b, total, keep, (head & ALIGNED) != 0u ? word_at(b)[1] : 0u,
+                    head & PREV_FREE);
         h->classes_used = bits;
-        h->used += keep - cur;
-        if (h->used > h->peak) {
-            h->peak = h->used;
-        }
-        stow__acquire(b + HEADER, keep - HEADER);
 #if STOW_CHECK_LEVEL >= 2
         set_canary(b, size);
 #endif

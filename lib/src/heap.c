@@ -216,6 +216,7 @@ static FN inline void link_free(stow_heap_t *h, size_t *bits, unsigned char *b, 
 {
     size_t c = class_of(size);
     node_t *head = &h->classes[c];
+    STOW__OPAQUE(head); /* else GCC computes the head's address twice: as value and as base */
     node_t *n = node_of(b);
     node_t *next = head->next;
     set_head(b, size);
@@ -234,9 +235,9 @@ static FN inline void unlink_free(size_t *bits, unsigned char *b, size_t size)
     node_t *prev = n->prev;
     prev->next = next;
     next->prev = prev;
-    if (next == prev) { /* only the class's own head is left */
-        *bits &= ~((size_t)1u << class_of(size));
-    }
+    /* Only the class's own head is left: the class is empty. Without a branch,
+     * so that the worst case is the common one. */
+    *bits &= ~((size_t)(next == prev) << class_of(size));
 }
 
 /* ---- live-start bits (level >= 1) ------------------------------------------------------- */
@@ -449,9 +450,9 @@ static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned cha
 
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)
 {
-    size_t bits = h->classes_used;
     size_t head = head_of(b);
     size_t size = size_of(head);
+    size_t bits = h->classes_used;
     size_t used = h->used - size;
     mark_gone(h, b);
 #if STOW_CHECK_LEVEL >= 2

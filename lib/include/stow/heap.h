@@ -145,8 +145,8 @@ struct stow_heap_node {
 
 typedef struct stow_heap stow_heap_t;
 struct stow_heap {
-    size_t classes_used;   /* bit c: class c (free blocks with c leading zeros in their size) is not empty */
     size_t used;           /* bytes in live blocks, headers included */
+    size_t classes_used;   /* bit c: class c (free blocks with c leading zeros in their size) is not empty */
     size_t peak;           /* high-water mark of used */
     size_t max_size;       /* the largest request the empty heap could meet; 0 until laid out */
     unsigned char *first;  /* the first block; NULL until the storage is laid out */

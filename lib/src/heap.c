@@ -67,22 +67,26 @@
  * multiply (the one multiply is 1 cycle, or 32 on a Cortex-M0 built with the
  * small multiplier: constant either way).
  *
- * The bound. Call a request's block its size class' power of two. Robson's
- * argument for allocators whose blocks are powers of two between m and n (in
- * units of m) shows that storage of M (1 + log2(n / m)), M the most block bytes
- * live at once, is never exhausted. The idea: measure free space by the size
- * classes that it can still serve. A request of class k that finds nothing in
- * classes k and above finds every free block smaller than 2^k; since free
- * blocks never touch, each lies between live blocks, and the adversary can
- * only have made such holes by freeing blocks it had placed in them, of
- * classes below k. Charging each hole of classes below k to the live bytes
- * around it, level by level (there are log2(n / m) levels below n), each level
- * can waste at most the live bytes M once, and the last level holds the live
- * blocks themselves: M (1 + log2(n / m)) in all. stow/heap.h turns requested
- * bytes into block bytes (at worst a whole minimum block for one byte, or twice
- * the request plus the header) and adds the heap's own words
- * (STOW_HEAP_BYTES_FOR). tests/test_heap.c runs adversaries against heaps sized
- * that way, freeing the blocks that fragment the heap most.
+ * The bound. The policy is a "half-fit" over power-of-two blocks, the one o1heap
+ * uses, and STOW_HEAP_BYTES_FOR takes the bound o1heap documents for it, after
+ * J. M. Robson's analysis of allocators whose blocks are powers of two: blocks of
+ * M (1 + log2(n / m)) bytes, M the most block bytes live at once, n the largest
+ * block and m the smallest, are never exhausted. Why a logarithm and not n / m:
+ * a request of 2^k bytes fails only when every free block is smaller than 2^k,
+ * and since free blocks never touch, each lies between live blocks. Because a
+ * request takes the smallest class that fits, small requests refill small holes
+ * before they split larger ones, so an adversary that wants every hole too small
+ * for 2^k must build those holes out of blocks of each smaller class in turn,
+ * and each layer of holes costs it about M of live memory that it must free
+ * again to build the next: log2(n / m) layers, plus the live blocks themselves.
+ * That is the idea of Robson's argument, not a proof written out for this exact
+ * policy; what stands behind the figure here is that and the tests:
+ * tests/test_heap.c runs adversaries that use the addresses they get (freeing
+ * the blocks that split the heap most, level by level, and at random) against
+ * heaps sized by STOW_HEAP_BYTES_FOR, and none of them gets NULL, while the same
+ * adversaries do get NULL from heaps a quarter that size. stow/heap.h turns
+ * requested bytes into block bytes (at worst a whole minimum block for one byte,
+ * or twice the request plus the header) and adds the heap's own words.
  *
  * Level 2 poison is kept without walking: a freed block is filled whole, and
  * when it merges, the words that stop being metadata (the next block's first

@@ -19,8 +19,7 @@
  * (STOW_HEAP_OVERHEAD: 8 bytes on 32-bit targets, 16 on 64-bit), rounded up to
  * a power of two, and at least STOW_HEAP_MIN_BLOCK (four words: 16 or 32
  * bytes). Payloads are aligned to STOW_HEAP_ALIGN, the larger of
- * STOW_DEFAULT_ALIGN and two words (8 on Cortex-M and rv32 with GCC's 8-byte
- * max_align_t... see the table below). stow_heap_usable_size() tells how much
+ * STOW_DEFAULT_ALIGN and two words (see the table below). stow_heap_usable_size() tells how much
  * of its block a pointer may use. Only when no power-of-two block can be found
  * does the heap look at the first free block of the size class below, and hand
  * out exactly what the request needs if that block is large enough: so the whole
@@ -39,27 +38,28 @@
  * Sizing by a proven bound. The heap keeps its free blocks in size classes by
  * powers of two and serves a request for a block of 2^k bytes from any free
  * block of the smallest non-empty class that is sure to fit it (2^k or more),
- * splitting off the rest; freed blocks merge with free neighbours at once. For
- * allocators whose blocks are powers of two, J. M. Robson's analysis ("Bounds
- * for some functions concerning dynamic storage allocation", J. ACM 21(3),
- * 1974) bounds the storage that any sequence of requests can force to
+ * splitting off the rest; freed blocks merge with free neighbours at once. This
+ * is the policy o1heap uses, and the heap is sized by the bound o1heap
+ * documents for it, after J. M. Robson's analysis of allocators whose blocks
+ * are powers of two ("Bounds for some functions concerning dynamic storage
+ * allocation", J. ACM 21(3), 1974): no sequence of requests exhausts
  *     M * (1 + log2(n / m))
- * where M is the most block bytes live at once, n the largest block and m the
- * smallest; this is the bound o1heap documents for the same policy, and
- * lib/src/heap.c gives the argument. STOW_HEAP_BYTES_FOR(max_live_bytes,
- * max_request) turns that into storage bytes for a program whose live
- * requests never add up to more than max_live_bytes and of which none is larger
- * than max_request: with M counted from requested bytes, each request at its
- * worst (a 1-byte request takes a whole minimum block; a request one byte over
- * a power of two takes nearly twice its size), plus the heap's own words.
- * max_live_bytes counts requested bytes, a 0-byte request as 1. That worst case
- * is many tiny requests, so STOW_HEAP_BYTES_FOR_MIN(max_live_bytes,
- * max_request, min_request) tightens the figure for a program whose requests
- * are never smaller than min_request. Within those limits no request fails, at
- * any check level, with any sequence of frees: tests/test_heap.c drives an
- * adversary that frees the blocks that split the heap most and checks it.
- * Aligned requests are outside the bound (each may cost up to its alignment
- * more); count an aligned request as size + align.
+ * bytes of blocks, where M is the most block bytes live at once, n the largest
+ * block and m the smallest (lib/src/heap.c gives the idea, and what the tests
+ * check). STOW_HEAP_BYTES_FOR(max_live_bytes, max_request) turns that into
+ * storage bytes for a program whose live requests never add up to more than
+ * max_live_bytes and of which none is larger than max_request: with M counted
+ * from requested bytes, each request at its worst (a 1-byte request takes a
+ * whole minimum block; a request one byte over a power of two takes nearly
+ * twice its size), plus the heap's own words. max_live_bytes counts requested
+ * bytes, a 0-byte request as 1. That worst case is many tiny requests, so
+ * STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, min_request) tightens
+ * the figure for a program whose requests are never smaller than min_request.
+ * Within those limits no request fails, at any check level, with any sequence
+ * of frees: tests/test_heap.c drives adversaries that free the blocks that
+ * split the heap most and checks it. Aligned requests are outside the bound
+ * (each may cost up to its alignment more); count an aligned request as
+ * size + align.
  *
  * Aligned allocation: stow_heap_alloc_aligned() takes any power of two up to
  * the heap's size, in O(1): it asks for a block that is sure to hold an aligned

@@ -169,6 +169,8 @@ TEST(snprintf_and_strtod_of_floats)
 #if NEWLIB
     /* newlib's dtoa and strtod work on big numbers it callocs (and caches). */
     CHECK_COUNT(c1.allocs > c0.allocs);
+#else
+    CHECK_COUNT(c1.allocs == c0.allocs); /* picolibc's need no memory */
 #endif
     (void)c0;
     (void)c1;

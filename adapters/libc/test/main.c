@@ -507,6 +507,8 @@ TEST(mallinfo_is_the_heap)
     CHECK_EQ(mi.uordblks, s.used);
     CHECK_EQ(mi.fordblks, s.capacity - s.used);
     CHECK_EQ(mi.usmblks, s.peak);
+    malloc_stats(); /* "stow heap: capacity ..., used ..." on stderr */
+    (void)fflush(stderr);
     CHECK_EQ(mallopt(M_TOP_PAD, 0), 0);
     CHECK_EQ(malloc_trim(0u), 0);
     free(p);

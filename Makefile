@@ -301,6 +301,7 @@ $(eval $(call BOARD_TEST,microbit,Og,2))
 # Firmware is often built with link-time optimisation: library, port, fault
 # reporter and startup all go through -flto once.
 $(eval $(call BOARD_TEST,mps2-an386,O2,1,-flto=auto,-lto))
+include adapters/libc/rules.mk
 
 # ---------------------------------------------------------------- reliability
 # Memcheck: the host suite under valgrind, at level 2 (poison paths included), with

@@ -89,7 +89,7 @@ $(foreach b,$(RV_BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 # ---------------------------------------------------------------- tools
 # Each goal asks only for what it runs: installs it with apt-get when make runs as
-# root, otherwise stops and prints the exact command. command:package pairs;
+# root, otherwise stops and prints the exact command. command:package pairs (or /path/of/a/file:package, for a package without a command);
 # libFuzzer is not a command (its runtime comes with Debian's libclang-rt-dev),
 # hence the pseudo-command "libfuzzer".
 TOOL_gcc := gcc:gcc
@@ -129,6 +129,7 @@ $(patsubst %,tools-%,$(TOOL_GOALS)): tools-%:
 	                   >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
 	    multilib) case "$$($(CC_gcc) -m32 -print-file-name=libc.so 2>/dev/null)" in /*) ;; \
 	              *) missing="$$missing $${pair#*:}";; esac;; \
+	    /*) [ -e "$${pair%%:*}" ] || missing="$$missing $${pair#*:}";; \
 	    *) command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
 	    esac; \
 	done; \

@@ -847,3 +847,7 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 	done
 	@touch $@
 	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"
+
+# ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
+# lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
+include adapters/rules.mk

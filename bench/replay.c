@@ -13,11 +13,13 @@
  * inclusive cost of the one allocator call replay_step_*() makes), and skips the
  * footprint bookkeeping.
  *
- * Target (STOW_REPLAY_TARGET, under QEMU -icount shift=0; the trace is compiled
- * in as a C array by bench/trace2c.sh): replays the trace on the heap and
- * prints "@replay|<name>|<column>|calls=..|mean=..|max=..|requested=..|footprint=..|fails=..|check=.."
- * with mean and max instructions per call from the port's cycle counter (see
- * STOW_REPLAY_TARGET below).
+ * Target (STOW_REPLAY_TARGET, under QEMU -icount shift=0): the traces are
+ * compiled in as C arrays (bench/trace2c.sh writes replay_traces.h); each is
+ * replayed on the heap and gives one line in bench/replay.sh's format,
+ *     @trace|<name>|<column>|<calls>|<mean>|<max>|<max of malloc, aligned, free>|
+ *         <calloc and realloc calls>|<their max>|<requested>|<footprint>
+ * with each call's instructions read from the port's cycle counter around it
+ * (see "Target" below for the method and its resolution).
  *
  * Definitions (the same for every allocator and target):
  *   requested  the most requested bytes live at once (calloc counts n * size;
@@ -122,7 +124,215 @@ static bool usable(const struct replay_op *o, uint32_t max_id)
     return o->id != 0u && o->id <= max_id && (o->op != 'r' || (o->arg != 0u && o->arg <= max_id));
 }
 
-#ifndef STOW_REPLAY_TARGET
+#ifdef STOW_REPLAY_TARGET
+/* ===================================================================== target *
+ *
+ * Under qemu -icount shift=0 one instruction is one nanosecond of the guest's
+ * clock, so the cycle counter counts instructions: one per tick on RV32
+ * (mcycle), 40 per tick on the MPS2 boards (SysTick at 25 MHz; calibrated here
+ * against a loop of known length, as bench/ops.c does). Each call is timed
+ * alone: ticks * (instructions per tick), less what the same timing costs around
+ * replay_step_empty() (the same switch calling functions that only return), plus
+ * that one return. So a call's count is exact on RV32 and within one tick (40
+ * instructions) on Cortex-M; the mean over thousands of calls, whose starts fall
+ * anywhere in a tick, is close on both. */
+#include "replay_traces.h"
+
+#ifndef REPLAY_HEAP_BYTES
+#define REPLAY_HEAP_BYTES (3u << 20)
+#endif
+#ifndef STOW_BENCH_COLUMN
+#define STOW_BENCH_COLUMN "?"
+#endif
+
+static _Alignas(16) unsigned char storage[REPLAY_HEAP_BYTES];
+static void *block_table[REPLAY_MAX_ID + 1u];
+static uint32_t requested_table[REPLAY_MAX_ID + 1u];
+
+static void print(const char *text)
+{
+    size_t n = 0;
+    while (text[n] != '\0') {
+        n++;
+    }
+    stow_port_write(text, n);
+}
+
+static void print_u64(uint64_t v)
+{
+    char digits[24];
+    unsigned at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v != 0u);
+    stow_port_write(&digits[at], sizeof digits - at);
+}
+
+/* v / 10, with one decimal */
+static void print_tenths(uint64_t tenths)
+{
+    print_u64(tenths / 10u);
+    char frac[2] = {'.', (char)('0' + (int)(tenths % 10u))};
+    stow_port_write(frac, sizeof frac);
+}
+
+/* Empty callees: their only instruction returns. */
+#if defined(__arm__) || defined(__thumb__)
+#define RETURN_INSN "bx lr"
+#else
+#define RETURN_INSN "ret"
+#endif
+#define BARE __attribute__((naked, noipa))
+#define U __attribute__((unused))
+BARE static void *bare_alloc(U stow_heap_t *h, U size_t size) { __asm__ volatile(RETURN_INSN); }
+BARE static void *bare_calloc(U stow_heap_t *h, U size_t n, U size_t size) { __asm__ volatile(RETURN_INSN); }
+BARE static void *bare_aligned(U stow_heap_t *h, U size_t size, U size_t align) { __asm__ volatile(RETURN_INSN); }
+BARE static void *bare_realloc(U stow_heap_t *h, U void *p, U size_t size) { __asm__ volatile(RETURN_INSN); }
+BARE static void bare_free(U stow_heap_t *h, U void *p) { __asm__ volatile(RETURN_INSN); }
+
+/* replay_step_stow's twin, calling the empty functions. */
+__attribute__((noipa)) static void *replay_step_empty(const struct replay_op *o, void *old)
+{
+    switch (o->op) {
+    case 'm':
+        return bare_alloc(&heap, o->size);
+    case 'c':
+        return bare_calloc(&heap, o->arg, o->arg != 0u ? o->size / o->arg : o->size);
+    case 'a':
+        return bare_aligned(&heap, o->size, o->arg);
+    case 'r':
+        return bare_realloc(&heap, old, o->size);
+    default:
+        bare_free(&heap, old);
+        return NULL;
+    }
+}
+
+/* 2 * n instructions (a decrement and a branch) plus a few; n >= 1. */
+static __attribute__((noinline)) void known_loop(uint32_t n)
+{
+#if defined(__riscv)
+    __asm__ volatile("1:\taddi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+#else
+    __asm__ volatile(".syntax unified\n1:\tsubs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
+#endif
+}
+
+/* Instructions per tick, times 1000. */
+static uint64_t per_tick_x1000(void)
+{
+    const uint32_t n = 2000000u;
+    uint32_t t0 = stow_port_cycles();
+    known_loop(n);
+    uint32_t t1 = stow_port_cycles();
+    return ((uint64_t)2u * n * 1000u + (t1 - t0) / 2u) / (t1 - t0);
+}
+
+static uint32_t op_kind(char op) { return op == 'm' ? 0u : op == 'c' ? 1u : op == 'a' ? 2u : op == 'r' ? 3u : 4u; }
+
+static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
+{
+    /* The timing's own cost, per kind of op: the empty twin over the whole trace. */
+    uint64_t empty_sum[5];
+    uint64_t empty_n[5];
+    for (uint32_t k = 0; k < 5u; k++) {
+        empty_sum[k] = 0u;
+        empty_n[k] = 0u;
+        __asm__ volatile("" : : : "memory"); /* a loop, not a call of memset (there is no libc) */
+    }
+    for (uint32_t i = 0; i < t->count; i++) {
+        const struct replay_op *o = &t->ops[i];
+        uint32_t t0 = stow_port_cycles();
+        (void)replay_step_empty(o, NULL);
+        uint32_t t1 = stow_port_cycles();
+        empty_sum[op_kind(o->op)] += (uint64_t)(t1 - t0) * per_tick;
+        empty_n[op_kind(o->op)]++;
+    }
+    heap_storage = storage;
+    blocks = block_table;
+    requested_of = requested_table;
+    /* the tables start zeroed (.bss), and each trace leaves them so (below) */
+    live_requested = peak_requested = footprint = 0u;
+    calls = 0u;
+    if (!stow_heap_init(&heap, storage, sizeof storage)) {
+        print("replay: heap init failed\n");
+        stow_port_exit(1);
+    }
+    uint64_t sum = 0u, max = 0u, max1 = 0u, maxs = 0u;
+    uint32_t sized = 0u;
+    for (uint32_t i = 0; i < t->count; i++) {
+        const struct replay_op *o = &t->ops[i];
+        if (!usable(o, t->max_id)) {
+            continue;
+        }
+        void *old = old_block(o);
+        uint32_t t0 = stow_port_cycles();
+        void *p = replay_step_stow(o, old);
+        uint32_t t1 = stow_port_cycles();
+        uint32_t k = op_kind(o->op);
+        /* (ticks * per_tick - the empty mean) / 1000 + the empty callee's return */
+        uint64_t raw = (uint64_t)(t1 - t0) * per_tick;
+        uint64_t base = empty_n[k] != 0u ? empty_sum[k] / empty_n[k] : 0u;
+        uint64_t insns = (raw > base ? (raw - base + 500u) / 1000u : 0u) + 1u;
+        sum += insns;
+        max = insns > max ? insns : max;
+        if (k == 1u || k == 3u) {
+            sized++;
+            maxs = insns > maxs ? insns : maxs;
+        } else {
+            max1 = insns > max1 ? insns : max1;
+        }
+        after(o, p);
+        stow_footprint(p);
+    }
+    for (uint32_t id = 1; id <= t->max_id; id++) {
+        stow_heap_free(&heap, block_table[id]);
+        block_table[id] = NULL;
+        requested_table[id] = 0u;
+    }
+    stow_stats_t st;
+    stow_heap_stats(&heap, &st);
+    if (st.fails != 0u || st.used != 0u || !stow_heap_check(&heap)) {
+        print("replay: ");
+        print(t->name);
+        print(": refused requests or a failed check\n");
+        stow_port_exit(1);
+    }
+    print("@trace|");
+    print(t->name);
+    print("|" STOW_BENCH_COLUMN "|");
+    print_u64(calls);
+    print("|");
+    print_tenths(calls != 0u ? (sum * 10u + calls / 2u) / calls : 0u);
+    print("|");
+    print_u64(max);
+    print("|");
+    print_u64(max1);
+    print("|");
+    print_u64(sized);
+    print("|");
+    print_u64(maxs);
+    print("|");
+    print_u64(peak_requested);
+    print("|");
+    print_u64(footprint);
+    print("\n");
+}
+
+int main(void)
+{
+    uint64_t per_tick = per_tick_x1000();
+    print("# replay on " STOW_BENCH_COLUMN ": one tick = ");
+    print_tenths((per_tick + 50u) / 100u);
+    print(" instructions\n");
+    for (uint32_t i = 0; i < sizeof replay_traces / sizeof replay_traces[0]; i++) {
+        replay_trace(&replay_traces[i], per_tick);
+    }
+    return 0;
+}
+
+#else
 /* ======================================================================= host */
 #include <fcntl.h>
 #include <malloc.h>

@@ -23,14 +23,16 @@ l0=$2
 l1=$3
 shift 3
 mkdir -p "$dir"
+arch=$(uname -m | tr _ -)
+glibc=$(ldd --version | head -n 1 | sed 's/.* \([0-9][0-9.]*\)$/glibc \1/')
 for trace in "$@"; do
     name=$(basename "$trace" .trace)
-    for run in stow-L0:$l0:stow stow-L1:$l1:stow glibc:$l1:libc; do
+    for run in "stow L0, $arch:$l0:stow" "stow L1, $arch:$l1:stow" "$glibc, $arch:$l1:libc"; do
         label=${run%%:*}
         rest=${run#*:}
         prog=${rest%%:*}
         alloc=${rest#*:}
-        out="$dir/$name-$label"
+        out="$dir/$name-$(printf '%s' "$label" | tr -c 'A-Za-z0-9.-' _)"
         if ! "$prog" "$trace" "$alloc" >"$out.native" 2>&1; then
             cat "$out.native" >&2
             echo "replay: $name on $label failed" >&2

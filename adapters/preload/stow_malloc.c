@@ -628,7 +628,12 @@ __attribute__((destructor)) static void stow_malloc_end(void)
     pthread_mutex_lock(&lock);
     trace_flush();
     exiting = true;
-    (void)ready(); /* a program that never allocated still gets its stats */
+    if (state == 0) { /* a program that never allocated still gets its stats, if asked */
+        const char *stats = env("STOW_HEAP_STATS");
+        if (stats != NULL && stats[0] != '\0' && strcmp(stats, "0") != 0) {
+            (void)ready();
+        }
+    }
     if (!want_stats || state <= 0) {
         pthread_mutex_unlock(&lock);
         return;

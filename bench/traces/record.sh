@@ -4,7 +4,7 @@
 # libstow_malloc.so (make preload builds it: build/adapters/preload/libstow_malloc.so),
 # from the repository's root. Not part of make test or make bench: the traces are
 # checked in, so the bench replays the same calls everywhere. Each trace starts
-# with the interposer's header and a line saying what made it.
+# with the SPDX line, the interposer's header and a line saying what made it.
 #   lua.trace      Debian's lua5.4 running adapters/lua/workload.lua 2 100 4
 #   python.trace   Debian's python3 -c: JSON out and back, sets, sorted strings
 #   openssl.trace  Debian's openssl dgst -sha256 of a 100 KB file
@@ -19,7 +19,8 @@ record() {
     what=$2
     shift 2
     LD_PRELOAD="$so" STOW_HEAP_TRACE="$tmp/$name" "$@" >/dev/null
-    { head -n 1 "$tmp/$name"
+    { echo "# SPDX-License-Identifier: MIT"
+      head -n 1 "$tmp/$name"
       echo "# $name: $what; $(uname -m), $(ldd --version | head -n 1 | sed 's/^ldd //')"
       tail -n +2 "$tmp/$name"; } >"$out/$name"
     echo "$out/$name: $(grep -vc '^#' "$out/$name") calls, $(wc -c <"$out/$name") bytes"

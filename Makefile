@@ -5,8 +5,9 @@
 #   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
-#                             and RV32IMAC, callgrind on the host) and seed 004's
-#                             showdown on the host
+#                             and RV32IMAC, callgrind on the host), seed 004's showdown
+#                             on the host, and recorded allocation traces replayed
+#                             (bench/replay.mk)
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -675,6 +676,7 @@ bench:
 	@if command -v gnuplot >/dev/null 2>&1; then mkdir -p bench/out && \
 	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
 	    echo && echo "Chart: bench/out/showdown.png"; fi
+	@echo && $(MAKE) --no-print-directory bench-replay
 
 size: tools-size
 	@bench/size.sh
@@ -849,3 +851,7 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 	done
 	@touch $@
 	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"
+
+# ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
+# lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
+include adapters/rules.mk

@@ -512,6 +512,30 @@ static void null_object(void)
     }
 }
 
+/* What a violation must not change (fz_watch): the heap objects, the storage of
+ * the heap under test and MARGIN / 2 bytes around it (or all of space), the
+ * other heap's storage. Watching less than everything keeps the copies and
+ * compares of each violating call short. */
+static void watch(bool whole_space)
+{
+    fz_watch_none();
+    fz_watch(&heap, sizeof heap);
+    fz_watch(&other, sizeof other);
+    fz_watch(other_space, sizeof other_space);
+    if (whole_space) {
+        fz_watch(space, sizeof space);
+    } else if (m.h == &heap) {
+        unsigned char *lo = m.buf - (MARGIN / 2u);
+        unsigned char *hi = m.buf + m.bytes + MARGIN / 2u;
+        hi = hi < space + sizeof space ? hi : space + sizeof space;
+        fz_watch(lo, (size_t)(hi - lo));
+    }
+    if (m.h == &defined_heap) {
+        fz_watch(&defined_heap, sizeof defined_heap);
+        fz_watch(stow__heap_buf_defined_heap, DEFINED_BYTES);
+    }
+}
+
 /* The model of an empty heap h over [buf, buf + bytes). */
 static void start(stow_heap_t *h, unsigned char *buf, size_t bytes)
 {
@@ -521,6 +545,7 @@ static void start(stow_heap_t *h, unsigned char *buf, size_t bytes)
     m.n = m.nstale = 0u;
     m.fails = 0u;
     m.peak = m.last_peak = 0u;
+    watch(false);
     m.lf0 = largest_free();
     stow_stats_t s;
     FZ_QUIET(stow_heap_stats(h, &s));
@@ -574,9 +599,12 @@ static void do_init(bool first)
     if (ok) {
         fz_fill(buf, (unsigned char)fz_u8(), bytes); /* storage is never assumed zeroed */
     }
+    watch(true);
     FZ_INIT(false, ok, stow_heap_init(&heap, buf, bytes));
     if (ok) {
         start(&heap, buf, bytes);
+    } else {
+        watch(false);
     }
 }
 
@@ -587,13 +615,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         have_pristine = true;
     }
     fz_begin(data, size);
-    fz_watch_none();
-    fz_watch(&heap, sizeof heap);
-    fz_watch(space, sizeof space);
-    fz_watch(&defined_heap, sizeof defined_heap);
-    fz_watch(stow__heap_buf_defined_heap, DEFINED_BYTES);
-    fz_watch(&other, sizeof other);
-    fz_watch(other_space, sizeof other_space);
+    m.h = NULL;
+    watch(true);
     FZ_CHECK(stow_heap_init(&other, other_space, sizeof other_space));
     other_blocks[0] = stow_heap_alloc(&other, 24);
     other_blocks[1] = stow_heap_alloc_aligned(&other, 40, 64);

@@ -17,6 +17,15 @@
  *   3. alloc_aligned: STEPS steps that free a random block (untimed) and
  *      allocate 8-512 bytes at alignment 16, 32, 64, 128 or 256 in its place.
  * Any refusal stops the benchmark: the workload never runs the heap out.
+ * Before the workload, two rows take the longest paths of alloc and free on
+ * purpose (a random workload seldom does), WORST calls each on a fresh heap:
+ *   alloc  the exact-size fallback: largest_free() - 64 bytes from the empty
+ *          heap, whose one block is below the next power of two: no class can
+ *          serve it whole, the first block of the class below does, is split
+ *          (the rest, 64 bytes, is linked) and its class is emptied;
+ *   free   a block between two free neighbours, each alone in its class:
+ *          both unlinked (both classes emptied), merged, linked.
+ * The workload's max says what a random mix met; these, what it can cost.
  *
  * Fragmentation (host): the workload of phase 1 again, on a fresh heap and on
  * glibc's malloc, the same sizes in the same order. For each allocator:
@@ -44,6 +53,7 @@
 #define LIVE_MAX 100u
 #define LIVE (HEAP_BYTES / 800u < LIVE_MAX ? (uint32_t)(HEAP_BYTES / 800u) : LIVE_MAX)
 #define EMPTY_RUNS 16u
+#define WORST 50u
 
 static stow_heap_t heap;
 #define live stow_bench_ptrs
@@ -113,6 +123,8 @@ static BENCH_BARE void *bare_alloc_aligned(stow_heap_t *h BENCH_UNUSED, size_t s
 
 EACH_ALLOC(each_alloc, stow_heap_alloc, "alloc")
 EACH_FREE(each_free, stow_heap_free, "free")
+EACH_ALLOC(each_alloc_worst, stow_heap_alloc, "alloc-worst") /* the same, another key for callgrind */
+EACH_FREE(each_free_worst, stow_heap_free, "free-worst")
 EACH_REALLOC(each_realloc, stow_heap_realloc)
 EACH_ALIGNED(each_alloc_aligned, stow_heap_alloc_aligned, "aligned")
 #ifdef STOW_BENCH_TARGET
@@ -183,6 +195,35 @@ void stow_bench_heap(void)
     e_realloc = empty_of(window_realloc);
     e_aligned = empty_of(window_aligned);
 #endif
+    stow_bench_each_t st_alloc_worst = {"alloc-worst", 0u, 0u, 0u};
+    stow_bench_each_t st_free_worst = {"free-worst", 0u, 0u, 0u};
+    if (!stow_heap_init(&heap, stow_bench_ram, HEAP_BYTES)) {
+        stow_bench_fail("heap", "init");
+    }
+    /* 0. the longest paths */
+    size_t lf0 = stow_heap_largest_free(&heap);
+    for (uint32_t k = 0; k < WORST; k++) {
+        size_t lf = stow_heap_largest_free(&heap);
+        void *p = must(each_alloc_worst(&heap, lf - 64u), "alloc refused (worst path)");
+        stow_bench_each_add(&st_alloc_worst, stow_bench_each_ticks, e_alloc);
+        if (stow_heap_largest_free(&heap) != 64u - STOW_HEAP_OVERHEAD) {
+            stow_bench_fail("heap", "the worst alloc path did not split");
+        }
+        stow_heap_free(&heap, p);
+    }
+    for (uint32_t k = 0; k < WORST; k++) {
+        void *a = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
+        void *b = must(stow_heap_alloc(&heap, 200u), "alloc refused (worst path)");
+        void *c = must(stow_heap_alloc(&heap, 400u), "alloc refused (worst path)");
+        stow_heap_free(&heap, a);
+        stow_heap_free(&heap, c);
+        each_free_worst(&heap, b);
+        stow_bench_each_add(&st_free_worst, stow_bench_each_ticks, e_free);
+        if (stow_heap_largest_free(&heap) != lf0) {
+            stow_bench_fail("heap", "the worst free path did not merge");
+        }
+    }
+    /* a fresh heap again: peak and the rest from zero */
     if (!stow_heap_init(&heap, stow_bench_ram, HEAP_BYTES)) {
         stow_bench_fail("heap", "init");
     }
@@ -222,6 +263,9 @@ void stow_bench_heap(void)
     if (!stow_heap_check(&heap) || stats.fails != 0u) {
         stow_bench_fail("heap", "check");
     }
+    stow_bench_each_rows("heap alloc, longest path (exact fit from the class below, split)", &st_alloc_worst);
+    stow_bench_each_rows("heap free, longest path (merges two neighbours, each alone in its class)",
+                         &st_free_worst);
     stow_bench_each_rows("heap alloc (8-512 B, random frees)", &st_alloc);
     stow_bench_each_rows("heap free (same workload)", &st_free);
     stow_bench_each_rows("heap realloc in place (to 8-512 B)", &st_in_place);

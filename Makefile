@@ -601,8 +601,20 @@ HOST_ARCH := $(shell uname -m | sed 's/_/-/g')
 # RAM holds 100 slots of the largest row.
 BENCH_COUNTS := -DBENCH_OPS=1000u -DBENCH_ROUNDS=10u
 BENCH_COUNTS_microbit := -DBENCH_OPS=100u -DBENCH_ROUNDS=1000u
-BENCH_SRC := bench/ops.c $(sort $(wildcard bench/ops_*.c))
+# Modules whose rows time each call on its own, for the worst case as well as the
+# mean (bench/bench.h, "one call at a time"): their bench/ops_<module>.c goes into
+# images of their own (each.elf, built with -DSTOW_BENCH_EACH), run under
+# -icount shift=8, where one instruction is several SysTick ticks; on the host
+# under callgrind with a dump per call (bench/callgrind_each.sh).
+BENCH_EACH := heap
+BENCH_SRC := bench/ops.c $(filter-out $(patsubst %,bench/ops_%.c,$(BENCH_EACH)),$(sort $(wildcard bench/ops_*.c)))
 BENCH_DEPS := $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) Makefile
+BENCH_EACH_SRC := bench/ops.c $(patsubst %,bench/ops_%.c,$(BENCH_EACH))
+BENCH_EACH_DEPS := $(BENCH_EACH_SRC) bench/bench.h $(BUILD)/gen/benches_each.h $(LIB_DEPS) Makefile
+# The heap's storage is stow_bench_ram (BENCH_OPS * 80 + 256 bytes): 11 KiB of the
+# micro:bit's 16.
+BENCH_EACH_COUNTS_microbit := -DBENCH_OPS=140u
+BENCH_EACH_ROWS :=
 # gnuplot is optional and installed only where that can be done quietly.
 # The showdown's check level (1, the default a user gets) and runs per median.
 SHOWDOWN_LEVEL ?= 1
@@ -611,6 +623,10 @@ BENCH_ROWS :=
 $(BUILD)/gen/benches.h: FORCE
 	@mkdir -p $(@D)
 	@printf 'STOW_BENCH(%s)\n' $(patsubst bench/ops_%.c,%,$(filter bench/ops_%.c,$(BENCH_SRC))) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/gen/benches_each.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'STOW_BENCH(%s)\n' $(BENCH_EACH) >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # $(1) board, $(2) check level
 define BENCH_IMAGE
@@ -625,6 +641,18 @@ $(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
 	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
 	@mv $$@.tmp $$@
 BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
+$(BUILD)/bench/$(1)-L$(2)/each.elf: $(BENCH_EACH_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_EACH -DSTOW_BENCH_BOARD='"$(1)"' \
+	    -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' $(BENCH_EACH_COUNTS_$(1)) $(INC) -Ibench \
+	    -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(CM_CYCLES) $(LIB_SRC) \
+	    $(BENCH_EACH_SRC) -lgcc -o $$@
+$(BUILD)/bench/$(1)-L$(2)/each.txt: $(BUILD)/bench/$(1)-L$(2)/each.elf
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=8 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2), one call at a time, failed"; exit 1; }
+	@mv $$@.tmp $$@
+BENCH_EACH_ROWS += $(BUILD)/bench/$(1)-L$(2)/each.txt
 endef
 $(foreach b,$(BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_IMAGE,$(b),$(l)))))
 # $(1) check level. Bound at load time (-z now), so that no call pays for lazy binding.
@@ -638,10 +666,19 @@ $(BUILD)/bench/host-L$(1)/rows.txt: $(BUILD)/bench/host-L$(1)/ops bench/callgrin
 	@bench/callgrind.sh $$< $$(@D)/callgrind >$$@.tmp
 	@mv $$@.tmp $$@
 BENCH_ROWS += $(BUILD)/bench/host-L$(1)/rows.txt
+$(BUILD)/bench/host-L$(1)/each: $(BENCH_EACH_DEPS) $(HOST_PORT) port/host/assert.c
+	@mkdir -p $$(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -g -DSTOW_CHECK_LEVEL=$(1) -DSTOW_BENCH_EACH \
+	    -DSTOW_BENCH_COLUMN='"$(HOST_ARCH) L$(1)"' $(INC) -Ibench -I$(BUILD)/gen $(LIB_SRC) $(BENCH_EACH_SRC) \
+	    $(HOST_PORT) port/host/assert.c -Wl,-z,now -o $$@ -lpthread
+$(BUILD)/bench/host-L$(1)/each.txt: $(BUILD)/bench/host-L$(1)/each bench/callgrind_each.sh
+	@bench/callgrind_each.sh $$< $$(@D)/callgrind-each >$$@.tmp
+	@mv $$@.tmp $$@
+BENCH_EACH_ROWS += $(BUILD)/bench/host-L$(1)/each.txt
 endef
 $(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_HOST,$(l))))
-$(BUILD)/bench/ops.md: $(BENCH_ROWS) bench/table.sh
-	@bench/table.sh $(BENCH_ROWS) >$@
+$(BUILD)/bench/ops.md: $(BENCH_ROWS) $(BENCH_EACH_ROWS) bench/table.sh
+	@bench/table.sh $(BENCH_ROWS) $(BENCH_EACH_ROWS) >$@
 # Built like a user's program: the library as separate objects, no LTO.
 SHOWDOWN := $(BUILD)/bench/showdown-L$(SHOWDOWN_LEVEL)-R$(SHOWDOWN_RUNS)
 $(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
@@ -798,6 +835,7 @@ $(foreach b,$(RV_BOARDS),$(eval $(call RV_DEMO,$(b))))
 RV_BENCH_BOARDS := riscv-virt
 BENCH_CORE_riscv-virt := RV32IMAC
 RV_BENCH_ROWS :=
+RV_BENCH_EACH_ROWS :=
 # $(1) board, $(2) check level
 define RV_BENCH_IMAGE
 $(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
@@ -811,12 +849,26 @@ $(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
 	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
 	@mv $$@.tmp $$@
 RV_BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
+$(BUILD)/bench/$(1)-L$(2)/each.elf: $(BENCH_EACH_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_EACH -DSTOW_BENCH_BOARD='"$(1)"' \
+	    -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' $(BENCH_EACH_COUNTS_$(1)) $(INC) -Ibench \
+	    -I$(BUILD)/gen $(RV_LINK) -Ltargets/$(1) $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) \
+	    $(BENCH_EACH_SRC) -lgcc -o $$@
+$(BUILD)/bench/$(1)-L$(2)/each.txt: $(BUILD)/bench/$(1)-L$(2)/each.elf
+	@timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) -icount shift=8 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2), one call at a time, failed"; exit 1; }
+	@mv $$@.tmp $$@
+RV_BENCH_EACH_ROWS += $(BUILD)/bench/$(1)-L$(2)/each.txt
 endef
 $(foreach b,$(RV_BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call RV_BENCH_IMAGE,$(b),$(l)))))
 # The table's columns follow the files: Cortex-M, then RV32IMAC, then the host.
 BENCH_ROWS := $(filter-out $(BUILD)/bench/host-%,$(BENCH_ROWS)) $(RV_BENCH_ROWS) \
               $(filter $(BUILD)/bench/host-%,$(BENCH_ROWS))
-$(BUILD)/bench/ops.md: $(RV_BENCH_ROWS)
+BENCH_EACH_ROWS := $(filter-out $(BUILD)/bench/host-%,$(BENCH_EACH_ROWS)) $(RV_BENCH_EACH_ROWS) \
+                   $(filter $(BUILD)/bench/host-%,$(BENCH_EACH_ROWS))
+$(BUILD)/bench/ops.md: $(RV_BENCH_ROWS) $(RV_BENCH_EACH_ROWS)
 
 clean:
 	rm -rf $(BUILD)

@@ -422,10 +422,7 @@ static FN inline void *carve(stow_heap_t *h, size_t *bits, unsigned char *b, siz
     }
     set_head(b, size | USED | flags);
     mark_live(h, b);
-    h->used += size;
-    if (h->used > h->peak) {
-        h->peak = h->used;
-    }
+    h->used += size; /* peak catches up when used next falls: see lower_used() */
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
 }
@@ -452,12 +449,24 @@ static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned cha
     stow__poison(b + HEADER, size - HEADER);
 }
 
+/* Lowers used by n. peak is brought up to date here, when used is about to fall,
+ * and not by every allocation: used only grows in between, so the high-water mark
+ * is max(peak, used) (what stats() reports), and alloc stays shorter. */
+static FN inline size_t lower_used(stow_heap_t *h, size_t n)
+{
+    size_t used = h->used;
+    if (used > h->peak) {
+        h->peak = used;
+    }
+    return used - n;
+}
+
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)
 {
     size_t head = head_of(b);
     size_t size = size_of(head);
     size_t bits = h->classes_used;
-    size_t used = h->used - size;
+    size_t used = lower_used(h, size);
     mark_gone(h, b);
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(b, STOW__POISON, size);
@@ -555,27 +564,44 @@ FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_alloc: heap is NULL", NULL);
 #if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
-    /* The fast path: take()'s first case, inline (a build for size, -Os, goes
-     * to take() directly). max_size is 0 until the storage is laid out, so the first call goes to
-     * take(), which lays it out; so does every request too large. */
+    /* take()'s decisions for the default alignment, inline (a build for size,
+     * -Os, goes to take() directly). max_size is 0 until the storage is laid
+     * out, so the first call finds nothing here and goes to take(), which lays
+     * it out; so does every request too large. */
     if (size <= h->max_size) {
         size_t bits = h->classes_used;
         size_t z = block_zeros(size + HEADER);
         size_t above = bits << (BITS - z);
+        unsigned char *b;
+        size_t block;
         if (above != 0u) {
-            unsigned char *b = block_of(h->classes[z - 1u - clz_of(above)].next);
-            size_t fsize = head_of(b);
-            unlink_free(&bits, b, fsize);
-            void *p = carve(h, &bits, b, fsize, (size_t)1u << (BITS - z), 0u, 0u);
-            h->classes_used = bits;
-            return p;
+            b = block_of(h->classes[z - 1u - clz_of(above)].next);
+            block = (size_t)1u << (BITS - z);
+        } else {
+            /* The exact size, from the first block of class z: the sizes just
+             * below the power of two (none fits when the exact size is it). */
+            if (((bits >> z) & 1u) == 0u) {
+                return h->first != NULL ? refuse(h) : take(h, size, ALIGN);
+            }
+            b = block_of(h->classes[z].next);
+            /* exact_block(size) without its floor: class z is not empty, so
+             * 2^(BITS - z) > MIN_BLOCK, and size + HEADER is above half that. */
+            block = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
+            if (head_of(b) < block) {
+                return refuse(h);
+            }
         }
+        size_t fsize = head_of(b);
+        unlink_free(&bits, b, fsize);
+        void *p = carve(h, &bits, b, fsize, block, 0u, 0u);
+        h->classes_used = bits;
+        return p;
     }
 #endif
     return take(h, size, ALIGN);
 }
 
-void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
+FN void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
 {
     STOW__CHECK(h != NULL, "stow_heap_alloc_aligned: heap is NULL", NULL);
     STOW__CHECK(align == 0u || stow__is_pow2(align),
@@ -662,7 +688,7 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
         size_t keep = block <= cur ? block : exact;
         if (cur - keep >= MIN_BLOCK) {
             set_head(b, keep | (head & FLAGS));
-            h->used -= cur - keep;
+            h->used = lower_used(h, cur - keep);
 #if STOW_CHECK_LEVEL >= 2
             stow__fill(b + keep, STOW__POISON, cur - keep);
 #endif
@@ -687,7 +713,7 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
 #endif
         /* b and next are now one free-standing block whose predecessor is
          * whatever b's was: carve it like a block taken from a class. */
-        h->used -= cur;
+        h->used = lower_used(h, cur);
         (void)carve(h, &bits, b, total, keep, (head & ALIGNED) != 0u ? word_at(b)[1] : 0u,
                     head & PREV_FREE);
         h->classes_used = bits;
@@ -789,7 +815,7 @@ FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
     }
     out->capacity = capacity;
     out->used = h->used;
-    out->peak = h->peak;
+    out->peak = h->used > h->peak ? h->used : h->peak;
     out->fails = h->fails;
 }
 
@@ -840,7 +866,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     struct layout l;
     if (!layout_of(h->buf, h->size, &l) || l.first != h->first || l.limit != h->limit ||
-        h->max_size != (size_t)(h->limit - h->first) - HEADER - TAIL || h->peak < h->used) {
+        h->max_size != (size_t)(h->limit - h->first) - HEADER - TAIL) {
         return false;
     }
     size_t listed = 0;

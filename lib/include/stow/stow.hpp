@@ -228,6 +228,24 @@ template <size_t Bytes, size_t Align> struct storage {
     constexpr storage() noexcept : unset() {}
 };
 
+/* Words left unwritten by the constexpr constructor, as storage. */
+template <size_t Words> struct word_storage {
+    union {
+        unsigned char unset;
+        uint32_t words[Words];
+    };
+    constexpr word_storage() noexcept : unset() {}
+};
+
+/* 0, 1, ..., N - 1 as a pack (the compilers' builtins: no <utility>). */
+template <class T, T... I> struct index_list {
+};
+#if defined(__clang__)
+template <size_t N> using make_index_list = __make_integer_seq<index_list, size_t, N>;
+#else
+template <size_t N> using make_index_list = index_list<size_t, __integer_pack(N)...>;
+#endif
+
 /* AddressSanitizer: the C containers poison the memory they take back, and that
  * poison outlives them (config.h); a container's storage is part of an object
  * whose memory is used again (a stack frame, an object freed), so it is
@@ -262,6 +280,19 @@ template <class Base> class destructor<Base, true> : public Base {
     destructor &operator=(const destructor &) = delete;
 };
 template <class T> inline constexpr bool needs_destructor = !trivially_destructible<T> || STOW_HPP_ASAN;
+
+/* Constructs a T from args in memory that a C call has just zeroed. With no
+ * args, a trivially default constructible T is its zero bytes already (that is
+ * what value-initialisation makes of it, pointers to data members aside, whose
+ * null is not zero bits on the common ABIs), and nothing more is written. */
+template <class T, class... Args> T *construct_in_zeroed(void *p_, Args &&...args_)
+{
+    if constexpr (sizeof...(Args) == 0 && trivially_default_constructible<T>) {
+        return static_cast<T *>(p_);
+    } else {
+        return ::new (place, p_) T(detail::forward<Args>(args_)...);
+    }
+}
 
 inline uint32_t lowest_bit_index(uint32_t x_) noexcept { return static_cast<uint32_t>(__builtin_ctz(x_)); }
 
@@ -357,25 +388,37 @@ template <class T, uint32_t N> class pool_base {
                   "stow::pool: the storage does not fit in size_t");
 
     stow_pool_t pool_; /* first: the object's address is the C pool's */
-    uint32_t live_[words];
+    /* The live bits, a word per 32 blocks. Words [0, ready_) are valid; the
+     * others are whatever the memory held (start-up stays O(1)): the C pool
+     * hands out never-used blocks in address order, so a word is first needed
+     * for its first block, and zeroed then. */
+    uint32_t ready_;
+    word_storage<words> live_;
     storage<bytes, block_align> mem_;
 
-    constexpr pool_base() noexcept : pool_(), live_(), mem_()
-    {
-        pool_.free_list = nullptr;
-        pool_.bump = mem_.bytes;
-        pool_.base = mem_.bytes;
-        pool_.end = mem_.bytes + static_cast<size_t>(N) * stride;
-        pool_.stride = stride;
-        pool_.inverse = inverse;
-        pool_.shift = shift;
-        pool_.capacity = N;
-        pool_.block_size = sizeof(T);
-        pool_.block_align = alignof(T);
+    /* What STOW_POOL_DEFINE builds (stow/pool.h). Every field is written, none
+     * left to value-initialisation: a constructor run at run time is then a few
+     * stores, with no call to memset. */
+    constexpr pool_base() noexcept
+        : pool_{nullptr,
+                mem_.bytes,
+                mem_.bytes,
+                mem_.bytes + static_cast<size_t>(N) * stride,
+                stride,
+                inverse,
+                shift,
+                N,
+                0u,
+                0u,
+                0u,
+                sizeof(T),
+                alignof(T),
 #if STOW_CHECK_LEVEL >= 2
-        pool_.poison_end = mem_.bytes;
+                mem_.bytes,
 #endif
-        pool_.config = config;
+                config},
+          ready_(0u), live_(), mem_()
+    {
     }
 
     /* The block index of p: exact for a block start, >= N for anything else
@@ -385,17 +428,21 @@ template <class T, uint32_t N> class pool_base {
         uintptr_t off_ = reinterpret_cast<uintptr_t>(p_) - reinterpret_cast<uintptr_t>(mem_.bytes);
         return rotate_right<uintptr_t>(off_ * inverse, shift);
     }
-    bool is_live(uintptr_t i_) const noexcept { return ((live_[i_ >> 5] >> (i_ & 31u)) & 1u) != 0u; }
+    /* For an index below N. */
+    bool is_live(uintptr_t i_) const noexcept
+    {
+        return (i_ >> 5) < ready_ && ((live_.words[i_ >> 5] >> (i_ & 31u)) & 1u) != 0u;
+    }
     T *block(uint32_t i_) noexcept
     {
-        return reinterpret_cast<T *>(mem_.bytes + static_cast<size_t>(i_) * stride);
+        return static_cast<T *>(static_cast<void *>(mem_.bytes + static_cast<size_t>(i_) * stride));
     }
 
     void destroy_live() noexcept
     {
         if constexpr (!trivially_destructible<T>) {
-            for (uint32_t w_ = 0; w_ < words; w_++) {
-                for (uint32_t left_ = live_[w_]; left_ != 0u; left_ &= left_ - 1u) {
+            for (uint32_t w_ = 0; w_ < ready_; w_++) {
+                for (uint32_t left_ = live_.words[w_]; left_ != 0u; left_ &= left_ - 1u) {
                     block(w_ * 32u + lowest_bit_index(left_))->~T();
                 }
             }
@@ -411,10 +458,12 @@ template <class T, uint32_t N> class pool_base {
 /* Iteration over a pool's live blocks: the bit map, a word at a time. */
 template <class T, class Pool> class pool_iterator {
   public:
-    pool_iterator(Pool *of_, uint32_t word0_) noexcept : pool_(of_), word_(word0_), bits_(0u), index_(0u)
+    /* The first live item (begin), or the end when end_ is true. */
+    pool_iterator(Pool *of_, bool end_) noexcept : pool_(of_), word_(Pool::end_word), bits_(0u), index_(0u)
     {
-        if (word_ < Pool::live_words) {
-            bits_ = pool_->live_word(word_);
+        if (!end_ && pool_->live_words() != 0u) {
+            word_ = 0u;
+            bits_ = pool_->live_word(0u);
             advance();
         }
     }
@@ -437,8 +486,8 @@ template <class T, class Pool> class pool_iterator {
     void advance() noexcept
     {
         while (bits_ == 0u) {
-            if (++word_ >= Pool::live_words) {
-                word_ = Pool::live_words;
+            if (++word_ >= pool_->live_words()) {
+                word_ = Pool::end_word;
                 index_ = 0u;
                 return;
             }
@@ -463,8 +512,9 @@ template <class T, uint32_t N>
 class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_destructor<T>> {
     using base = detail::pool_base<T, N>;
     template <class, class> friend class detail::pool_iterator;
-    static constexpr uint32_t live_words = base::words;
-    uint32_t live_word(uint32_t w_) const noexcept { return this->live_[w_]; }
+    static constexpr uint32_t end_word = base::words;
+    uint32_t live_words() const noexcept { return this->ready_; }
+    uint32_t live_word(uint32_t w_) const noexcept { return this->live_.words[w_]; }
     T *block_at(uint32_t i_) const noexcept { return const_cast<pool *>(this)->block(i_); }
 
   public:
@@ -483,7 +533,12 @@ class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_
             return nullptr;
         }
         uintptr_t i_ = this->index_of(p_);
-        this->live_[i_ >> 5] |= UINT32_C(1) << (i_ & 31u);
+        uint32_t w_ = static_cast<uint32_t>(i_ >> 5);
+        if (w_ >= this->ready_) { /* the first block of a word never used: w_ == ready_ */
+            this->live_.words[w_] = 0u;
+            this->ready_ = w_ + 1u;
+        }
+        this->live_.words[w_] |= UINT32_C(1) << (i_ & 31u);
         return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
     }
 
@@ -496,11 +551,11 @@ class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_
             return;
         }
         uintptr_t i_ = this->index_of(item_);
-        if (STOW_HPP_VIOLATED(i_ < N && this->is_live(i_), "stow::pool::destroy: pointer is not a_ live block of this pool")) {
+        if (STOW_HPP_VIOLATED(i_ < N && this->is_live(i_), "stow::pool::destroy: pointer is not a live block of this pool")) {
             return;
         }
         item_->~T();
-        this->live_[i_ >> 5] &= ~(UINT32_C(1) << (i_ & 31u));
+        this->live_.words[i_ >> 5] &= ~(UINT32_C(1) << (i_ & 31u));
         stow_pool_free(&this->pool_, item_);
     }
 
@@ -512,13 +567,11 @@ class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_
     }
 
     /* Destroys every item (in block order) and frees every block.
-     * O(N / 32 + items). */
+     * O(blocks used / 32 + items). */
     void clear() noexcept
     {
         this->destroy_live();
-        for (uint32_t &w_ : this->live_) {
-            w_ = 0u;
-        }
+        this->ready_ = 0u;
         stow_pool_reset(&this->pool_);
     }
 
@@ -534,10 +587,10 @@ class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_
     bool check() const noexcept { return stow_pool_check(&this->pool_); }
 
     /* Live items in block order. */
-    iterator begin() noexcept { return iterator(this, 0u); }
-    iterator end() noexcept { return iterator(this, live_words); }
-    const_iterator begin() const noexcept { return const_iterator(this, 0u); }
-    const_iterator end() const noexcept { return const_iterator(this, live_words); }
+    iterator begin() noexcept { return iterator(this, false); }
+    iterator end() noexcept { return iterator(this, true); }
+    const_iterator begin() const noexcept { return const_iterator(this, false); }
+    const_iterator end() const noexcept { return const_iterator(this, true); }
 
     /* The C pool, for the C API (stow/pool.h). Blocks freed or allocated
      * through it bypass the live bits and the destructors. */
@@ -564,19 +617,28 @@ template <class T, uint32_t N> class genpool_base {
     storage<bytes, STOW_GENPOOL_BUF_ALIGN(alignof(T))> mem_;
 
     /* What STOW_GENPOOL_DEFINE builds (stow/genpool.h). */
-    constexpr genpool_base() noexcept : pool_(), mem_()
+    constexpr genpool_base() noexcept
+        : pool_{mem_.bytes,
+                mem_.bytes + STOW__GENPOOL_WORDS_OFFSET(sizeof(T), alignof(T), N),
+                mem_.bytes + STOW__GENPOOL_BITS_OFFSET(sizeof(T), alignof(T), N),
+                static_cast<uint32_t>(sizeof(T)),
+                0u,
+                N,
+                0u,
+                0u,
+                0u,
+                N,
+                0u,
+                static_cast<uint32_t>(sizeof(T)),
+                STOW__GENPOOL_COPY_WORDS(sizeof(T), alignof(T)),
+                STOW__SHIFT_OF(sizeof(T)),
+                static_cast<uint32_t>(STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T)))),
+                0u,
+                0u,
+                0u,
+                config},
+          mem_()
     {
-        pool_.items = mem_.bytes;
-        pool_.words = mem_.bytes + STOW__GENPOOL_WORDS_OFFSET(sizeof(T), alignof(T), N);
-        pool_.bits = mem_.bytes + STOW__GENPOOL_BITS_OFFSET(sizeof(T), alignof(T), N);
-        pool_.stride = static_cast<uint32_t>(sizeof(T));
-        pool_.bump_limit = N;
-        pool_.capacity = N;
-        pool_.item_size = static_cast<uint32_t>(sizeof(T));
-        pool_.copy_words = STOW__GENPOOL_COPY_WORDS(sizeof(T), alignof(T));
-        pool_.shift = STOW__SHIFT_OF(sizeof(T));
-        pool_.inverse = static_cast<uint32_t>(STOW__ODD_INVERSE(STOW__ODD_OF(sizeof(T))));
-        pool_.config = config;
     }
 
     void destroy_live() noexcept
@@ -648,7 +710,7 @@ class genpool : private detail::destructor<detail::genpool_base<T, N>, !detail::
         stow_handle_t h_;
         void *p_ = stow_genpool_alloc(&this->pool_, &h_);
         if (p_ != nullptr) {
-            ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
+            detail::construct_in_zeroed<T>(p_, detail::forward<Args>(args_)...);
         }
         return handle_type::from_raw(h_.bits);
     }
@@ -742,15 +804,22 @@ template <class T, uint32_t N> class slotmap_base {
     storage<bytes, STOW_SLOTMAP_ALIGN(alignof(T))> mem_;
 
     /* What STOW_SLOTMAP_DEFINE builds (stow/slotmap.h). */
-    constexpr slotmap_base() noexcept : map_(), mem_()
+    constexpr slotmap_base() noexcept
+        : map_{0u,
+               0u,
+               0u,
+               mem_.bytes + tables + sizeof(uint32_t) * N,
+               mem_.bytes,
+               STOW__SLOTMAP_STRIDE(sizeof(T), alignof(T)),
+               mem_.bytes + tables,
+               sizeof(T),
+               0u,
+               N,
+               0u,
+               0u,
+               config},
+          mem_()
     {
-        map_.sparse = mem_.bytes + tables + sizeof(uint32_t) * N;
-        map_.items = mem_.bytes;
-        map_.stride = STOW__SLOTMAP_STRIDE(sizeof(T), alignof(T));
-        map_.dense = mem_.bytes + tables;
-        map_.item_size = sizeof(T);
-        map_.capacity = N;
-        map_.config = config;
     }
 
     T *items() const noexcept { return static_cast<T *>(stow_slotmap_data(&map_)); }
@@ -806,7 +875,7 @@ class slotmap : private detail::destructor<detail::slotmap_base<T, N>, !detail::
         stow_handle_t h_;
         void *p_ = stow_slotmap_alloc(&this->map_, &h_);
         if (p_ != nullptr) {
-            ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
+            detail::construct_in_zeroed<T>(p_, detail::forward<Args>(args_)...);
         }
         return handle_type::from_raw(h_.bits);
     }
@@ -959,13 +1028,7 @@ template <class T, uint32_t N> class packed_base {
     storage<bytes, STOW_PACKED_ALIGN(alignof(T))> mem_;
 
     /* What STOW_PACKED_DEFINE builds (stow/packed.h). */
-    constexpr packed_base() noexcept : array_(), mem_()
-    {
-        array_.capacity = N;
-        array_.items = mem_.bytes;
-        array_.stride = sizeof(T);
-        array_.config = config;
-    }
+    constexpr packed_base() noexcept : array_{0u, N, mem_.bytes, sizeof(T), 0u, 0u, config}, mem_() {}
 
     T *items() const noexcept { return static_cast<T *>(stow_packed_data(&array_)); }
     uint32_t count() const noexcept { return stow_packed_count(&array_); }
@@ -1007,7 +1070,7 @@ class packed : private detail::destructor<detail::packed_base<T, N>, !detail::ne
         if (p_ == nullptr) {
             return nullptr;
         }
-        return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
+        return detail::construct_in_zeroed<T>(p_, detail::forward<Args>(args_)...);
     }
     T *push_back(const T &item_) { return emplace_back(item_); }
 
@@ -1021,7 +1084,7 @@ class packed : private detail::destructor<detail::packed_base<T, N>, !detail::ne
             stow_packed_remove_at(&this->array_, index_);
         } else {
             uint32_t n_ = this->count();
-            if (STOW_HPP_VIOLATED(index_ < n_, "stow::packed::remove_at: index_ is not below the count")) {
+            if (STOW_HPP_VIOLATED(index_ < n_, "stow::packed::remove_at: index is not below the count")) {
                 return;
             }
             T *p_ = this->items();
@@ -1093,11 +1156,15 @@ inline constexpr bool arena_type_ok = trivially_destructible<T>;
 template <class T, class... Args> T *arena_make(stow_arena_t *a_, Args &&...args_)
 {
     static_assert(arena_type_ok<T>, STOW_HPP_ARENA_DESTRUCTORS);
-    void *p_ = stow_arena_alloc(a_, sizeof(T), alignof(T));
-    if (p_ == nullptr) {
-        return nullptr;
+    if constexpr (sizeof...(Args) == 0 && trivially_default_constructible<T>) {
+        return static_cast<T *>(stow_arena_alloc_zeroed(a_, sizeof(T), alignof(T))); /* value-initialised */
+    } else {
+        void *p_ = stow_arena_alloc(a_, sizeof(T), alignof(T));
+        if (p_ == nullptr) {
+            return nullptr;
+        }
+        return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
     }
-    return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
 }
 
 template <class T> T *arena_make_array(stow_arena_t *a_, size_t n_)
@@ -1119,25 +1186,28 @@ template <class T> T *arena_make_array(stow_arena_t *a_, size_t n_)
 
 template <size_t Bytes> class arena_base {
   protected:
-    static_assert(Bytes >= 1u, "stow::arena: the size_ must be at least 1 byte");
+    static_assert(Bytes >= 1u, "stow::arena: the size must be at least 1 byte");
 
     stow_arena_t arena_; /* first: the object's address is the C arena's */
     storage<Bytes, STOW_DEFAULT_ALIGN> mem_;
 
     /* What STOW_ARENA_DEFINE builds (stow/arena.h). */
-    constexpr arena_base() noexcept : arena_(), mem_()
-    {
-        arena_.ptr = mem_.bytes;
-        arena_.end = mem_.bytes + Bytes;
-        arena_.base = mem_.bytes;
-        arena_.limit = mem_.bytes + Bytes;
-        arena_.next = nullptr;
-        arena_.head = &arena_;
-        arena_.cur = &arena_;
+    constexpr arena_base() noexcept
+        : arena_{mem_.bytes,
+                 mem_.bytes + Bytes,
+                 mem_.bytes,
+                 mem_.bytes + Bytes,
+                 nullptr,
+                 &arena_,
+                 &arena_,
+                 0u,
+                 0u,
 #if STOW_CHECK_LEVEL >= 2
-        arena_.poison_end = mem_.bytes;
+                 mem_.bytes,
 #endif
-        arena_.config = config;
+                 config},
+          mem_()
+    {
     }
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }
@@ -1227,12 +1297,28 @@ template <size_t Bytes> class heap_base {
     stow_heap_t heap_; /* first: the object's address is the C heap's */
     storage<Bytes, STOW_HEAP_ALIGN> mem_;
 
-    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
-    constexpr heap_base() noexcept : heap_(), mem_()
+    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
+     * which makes every class list empty (a head that points to itself). They
+     * are made so here already, so that no field is zero-filled in bulk (which
+     * would call memset when the constructor runs at run time). */
+    constexpr heap_base() noexcept : heap_(defined(make_index_list<STOW__HEAP_CLASSES>())), mem_() {}
+
+    template <size_t... I> constexpr stow_heap_t defined(index_list<size_t, I...>) noexcept
     {
-        heap_.buf = mem_.bytes;
-        heap_.size = Bytes;
-        heap_.config = config;
+        return stow_heap_t{0u,
+                           0u,
+                           0u,
+                           0u,
+                           nullptr,
+                           nullptr,
+                           0u,
+#if STOW_CHECK_LEVEL >= 1
+                           nullptr,
+#endif
+                           mem_.bytes,
+                           Bytes,
+                           config,
+                           {stow_heap_node_t{&heap_.classes[I], &heap_.classes[I]}...}};
     }
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }
@@ -1252,12 +1338,18 @@ class heap : private detail::destructor<detail::heap_base<Bytes>, !STOW_HPP_ASAN
      * block can hold it. O(1) plus the constructor. */
     template <class T, class... Args> T *make(Args &&...args_)
     {
-        void *p_ = alignof(T) <= STOW_HEAP_ALIGN ? stow_heap_alloc(&this->heap_, sizeof(T))
-                                                : stow_heap_alloc_aligned(&this->heap_, sizeof(T), alignof(T));
-        if (p_ == nullptr) {
-            return nullptr;
+        if constexpr (sizeof...(Args) == 0 && detail::trivially_default_constructible<T> &&
+                      alignof(T) <= STOW_HEAP_ALIGN) {
+            return static_cast<T *>(stow_heap_calloc(&this->heap_, 1u, sizeof(T))); /* value-initialised */
+        } else {
+            void *p_ = alignof(T) <= STOW_HEAP_ALIGN
+                           ? stow_heap_alloc(&this->heap_, sizeof(T))
+                           : stow_heap_alloc_aligned(&this->heap_, sizeof(T), alignof(T));
+            if (p_ == nullptr) {
+                return nullptr;
+            }
+            return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
         }
-        return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);
     }
     /* Destroys *p (from make<T>() of this heap) and frees its block; nullptr
      * is ignored. O(1). */
@@ -1273,19 +1365,24 @@ class heap : private detail::destructor<detail::heap_base<Bytes>, !STOW_HPP_ASAN
      * overflows or there is no room; give them back with destroy_array(p, n). */
     template <class T> T *make_array(size_t n_)
     {
-        if (n_ > SIZE_MAX / sizeof(T)) {
-            return static_cast<T *>(stow_heap_calloc(&this->heap_, n_, sizeof(T))); /* NULL, a fail */
+        if constexpr (detail::trivially_default_constructible<T> && alignof(T) <= STOW_HEAP_ALIGN) {
+            return static_cast<T *>(stow_heap_calloc(&this->heap_, n_, sizeof(T))); /* value-initialised */
+        } else {
+            if (n_ > SIZE_MAX / sizeof(T)) { /* calloc's overflow check: NULL, counted as a fail */
+                return static_cast<T *>(stow_heap_calloc(&this->heap_, n_, sizeof(T)));
+            }
+            void *p_ = alignof(T) <= STOW_HEAP_ALIGN
+                           ? stow_heap_alloc(&this->heap_, n_ * sizeof(T))
+                           : stow_heap_alloc_aligned(&this->heap_, n_ * sizeof(T), alignof(T));
+            if (p_ == nullptr) {
+                return nullptr;
+            }
+            T *items_ = static_cast<T *>(p_);
+            for (size_t i_ = 0; i_ < n_; i_++) {
+                ::new (detail::place, items_ + i_) T();
+            }
+            return items_;
         }
-        void *p_ = alignof(T) <= STOW_HEAP_ALIGN ? stow_heap_alloc(&this->heap_, n_ * sizeof(T))
-                                                : stow_heap_alloc_aligned(&this->heap_, n_ * sizeof(T), alignof(T));
-        if (p_ == nullptr) {
-            return nullptr;
-        }
-        T *items_ = static_cast<T *>(p_);
-        for (size_t i_ = 0; i_ < n_; i_++) {
-            ::new (detail::place, items_ + i_) T();
-        }
-        return items_;
     }
     template <class T> void destroy_array(T *p_, size_t n_) noexcept
     {

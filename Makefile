@@ -847,3 +847,6 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 	done
 	@touch $@
 	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"
+
+# ---- the C++ layer (stow/stow.hpp): its tests, example and cost table
+include tests/cxx/rules.mk

@@ -957,7 +957,10 @@ class slotmap : private detail::destructor<detail::slotmap_base<T, N>, !detail::
         return stow_slotmap_refresh(&this->map_, &base::template destroy_with<F0>,
                                     const_cast<void *>(static_cast<const void *>(&on_destroy_)));
     }
-    uint32_t refresh()
+    /* (A template, so that it is compiled only where it is called: an
+     * explicit instantiation of a slot map of a T that is not relocatable
+     * compiles.) */
+    template <int Unused = 0> uint32_t refresh()
     {
         static_assert(relocatable<T>::value,
                       "stow::slotmap::refresh moves the surviving items by their bytes to close the "

@@ -822,8 +822,11 @@ template <class T, uint32_t N> class slotmap_base {
     {
     }
 
-    T *items() const noexcept { return static_cast<T *>(stow_slotmap_data(&map_)); }
-    uint32_t count() const noexcept { return stow_slotmap_count(&map_); }
+    /* stow_slotmap_data() and stow_slotmap_count() without the calls: the
+     * fields they return, read inline, so that a loop over the items is a
+     * plain loop. */
+    T *items() const noexcept { return static_cast<T *>(static_cast<void *>(map_.items)); }
+    uint32_t count() const noexcept { return map_.count; }
 
     void destroy_live() noexcept
     {
@@ -1033,8 +1036,10 @@ template <class T, uint32_t N> class packed_base {
     /* What STOW_PACKED_DEFINE builds (stow/packed.h). */
     constexpr packed_base() noexcept : array_{0u, N, mem_.bytes, sizeof(T), 0u, 0u, config}, mem_() {}
 
-    T *items() const noexcept { return static_cast<T *>(stow_packed_data(&array_)); }
-    uint32_t count() const noexcept { return stow_packed_count(&array_); }
+    /* stow_packed_data() and stow_packed_count() without the calls (as in
+     * slotmap_base). */
+    T *items() const noexcept { return static_cast<T *>(static_cast<void *>(array_.items)); }
+    uint32_t count() const noexcept { return array_.count; }
 
     void destroy_live() noexcept
     {
@@ -1358,10 +1363,13 @@ class heap : private detail::destructor<detail::heap_base<Bytes>, !STOW_HPP_ASAN
      * is ignored. O(1). */
     template <class T> void destroy(T *p_) noexcept
     {
-        if (p_ != nullptr) {
+        if constexpr (!detail::trivially_destructible<T>) {
+            if (p_ == nullptr) {
+                return;
+            }
             p_->~T();
-            stow_heap_free(&this->heap_, p_);
         }
+        stow_heap_free(&this->heap_, p_); /* NULL is ignored */
     }
 
     /* n value-initialised T's, or nullptr (counting a fail) when n * sizeof(T)

@@ -160,6 +160,21 @@ $(eval $(call CXX_COMPILE_FAIL,cxx-compile-fail-clang++,$(CXX_CLANGXX),-std=c++2
 $(eval $(call CXX_COMPILE_FAIL,cxx-compile-fail-cortex-m0,$(ARM_CXX),-std=c++17 $(CXX_WARN_g++) $(CM_FLAGS) \
     $(microbit_CFLAGS)))
 
+# ---- cost: the C++ layer against the C calls, in instructions (bench/cxx_cost.sh).
+CXX_COST_DEPS := bench/cxx_cost.sh bench/cxx_cost.h bench/cxx_cost.c bench/cxx_cost.cpp lib/include/stow/stow.hpp \
+                 $(LIB_DEPS)
+$(BUILD)/test/cxx-cost/result: $(CXX_COST_DEPS) FORCE
+	@mkdir -p $(@D)
+	@ARM_CC=$(ARM_CC) ARM_CXX=$(ARM_CXX) bench/cxx_cost.sh $(@D) >$(@D)/log 2>&1; status=$$?; \
+	if [ $$status -eq 0 ]; then echo "1 0" >$@; r="1 passed, 0 failed"; \
+	else echo "0 1" >$@; r="0 passed, 1 failed"; cat $(@D)/log; fi; \
+	printf '%-34s %s\n' cxx-cost "$$r"
+CXX_RESULTS += $(BUILD)/test/cxx-cost/result
+.PHONY: bench-cxx
+bench-cxx:
+	@mkdir -p $(BUILD)/bench/cxx
+	@ARM_CC=$(ARM_CC) ARM_CXX=$(ARM_CXX) bench/cxx_cost.sh $(BUILD)/bench/cxx
+
 HOST_RESULTS += $(CXX_RESULTS)
 BOARD_RESULTS += $(CXX_BOARD_RESULTS)
 test-host: $(CXX_RESULTS)

@@ -118,14 +118,18 @@ $(eval $(call CXX_BOARD_TEST,mps2-an386,O0,2,c++17))
 $(eval $(call CXX_BOARD_TEST,mps2-an386,Os,0,c++17))
 
 # ---- clang -Weverything: the suite and the example, compiled only.
-$(BUILD)/test/cxx-weverything/result: $(CXX_TEST_DEPS) FORCE
+$(BUILD)/test/cxx-weverything/result: $(CXX_TEST_DEPS) examples/cxx_entities/main.cpp FORCE
 	@mkdir -p $(@D); : >$(@D)/log; passed=0; failed=0; \
 	for std in c++17 c++20; do for src in $(CXX_TEST_SRC); do \
 	    if $(CXX_CLANGXX) -std=$$std $(CXX_EVERYTHING) $$([ $$std = c++20 ] && echo $(CXX_EVERYTHING_c++20)) \
 	            $(CXX_MODE) $(CXX_TEST_INC) -c $$src \
 	            -o $(@D)/out.o >>$(@D)/log 2>&1; then passed=$$((passed + 1)); \
 	    else failed=$$((failed + 1)); echo "FAIL $$src ($$std):"; tail -n 20 $(@D)/log; fi; \
-	done; done; echo "$$passed $$failed" >$@; \
+	done; done; \
+	if $(CXX_CLANGXX) -std=c++20 $(CXX_EVERYTHING) $(CXX_EVERYTHING_c++20) $(CXX_MODE) $(INC) \
+	        -c examples/cxx_entities/main.cpp -o $(@D)/out.o >>$(@D)/log 2>&1; then passed=$$((passed + 1)); \
+	else failed=$$((failed + 1)); echo "FAIL examples/cxx_entities/main.cpp (c++20):"; tail -n 20 $(@D)/log; fi; \
+	echo "$$passed $$failed" >$@; \
 	printf '%-34s %s passed, %s failed\n' cxx-weverything "$$passed" "$$failed"
 CXX_RESULTS += $(BUILD)/test/cxx-weverything/result
 
@@ -174,6 +178,31 @@ CXX_RESULTS += $(BUILD)/test/cxx-cost/result
 bench-cxx:
 	@mkdir -p $(BUILD)/bench/cxx
 	@ARM_CC=$(ARM_CC) ARM_CXX=$(ARM_CXX) bench/cxx_cost.sh $(BUILD)/bench/cxx
+
+# ---- the example: `make demo` runs it after the C demos.
+DEMOS += cxx_entities
+CXX_DEMO_FLAGS := -O2 -g $(CXX_WARN_g++) $(CXX_MODE)
+# $(1) the image, $(2) C compiler, $(3) C++ compiler, $(4) flags (both), $(5) link
+define CXX_DEMO
+$(1): examples/cxx_entities/main.cpp lib/include/stow/stow.hpp $(LIB_DEPS) $(CM_PORT_DEPS) $(RV_PORT_DEPS)
+	@mkdir -p $$(@D)
+	$(Q)$(3) -std=c++20 $(CXX_DEMO_FLAGS) $(4) $(INC) -c $$< -o $$(@:.elf=.o)
+	$(Q)$(2) $(STD) $(WARN) -O2 -g $(4) $(INC) $(5) $$(@:.elf=.o) -lgcc -o $$@
+endef
+$(eval $(call CXX_DEMO,$(BUILD)/demo/cxx_entities.elf,$(ARM_CC),$(ARM_CXX),$(CM_FLAGS) $($(DEMO_BOARD)_CFLAGS),\
+    $(CM_LINK) -Ltargets/$(DEMO_BOARD) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC)))
+$(foreach b,$(RV_BOARDS),$(eval $(call CXX_DEMO,$(BUILD)/demo/$(b)/cxx_entities.elf,$(RV_CC),$(RV_CXX),\
+    $(RV_FLAGS) $($(b)_CFLAGS),$(RV_LINK) -Ltargets/$(b) $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC))))
+# In make test, on mps2-an386 whatever BOARD says.
+$(eval $(call CXX_DEMO,$(BUILD)/test/cxx-demo/cxx_entities.elf,$(ARM_CC),$(ARM_CXX),$(CM_FLAGS) \
+    $(mps2-an386_CFLAGS),$(CM_LINK) -Ltargets/mps2-an386 $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC)))
+$(BUILD)/test/cxx-demo/result: $(BUILD)/test/cxx-demo/cxx_entities.elf FORCE
+	@status=0; timeout $(QEMU_TIMEOUT) $(QEMU) $(mps2-an386_QEMU) $(QEMU_RUN) -kernel $< >$(@D)/log 2>&1 \
+	    || status=$$?; \
+	if [ $$status -eq 0 ]; then echo "1 0" >$@; r="1 passed, 0 failed"; \
+	else echo "0 1" >$@; r="0 passed, 1 failed"; tail -n 20 $(@D)/log; fi; \
+	printf '%-34s %s\n' cxx-demo "$$r"
+CXX_BOARD_RESULTS += $(BUILD)/test/cxx-demo/result
 
 HOST_RESULTS += $(CXX_RESULTS)
 BOARD_RESULTS += $(CXX_BOARD_RESULTS)

@@ -428,6 +428,26 @@ template <class T, uint32_t N> class pool_base {
         uintptr_t off_ = reinterpret_cast<uintptr_t>(p_) - reinterpret_cast<uintptr_t>(mem_.bytes);
         return rotate_right<uintptr_t>(off_ * inverse, shift);
     }
+    /* Zeroes the words from ready_ up to w_. The pool reaches a word with its
+     * first block, so this is one word, w_ == ready_ (unless blocks were
+     * taken through native(), which the live bits do not see); the empty asm
+     * keeps GCC from making the loop a call to memset. */
+#if defined(__GNUC__)
+    __attribute__((noinline, cold))
+#endif
+    void ready_words(uint32_t w_) noexcept
+    {
+        uint32_t *word_ = live_.words + ready_;
+        uint32_t *stop_ = live_.words + w_;
+        do {
+            *word_ = 0u;
+#if defined(__GNUC__)
+            __asm__("" : "+r"(word_));
+#endif
+        } while (word_++ != stop_);
+        ready_ = w_ + 1u;
+    }
+
     /* For an index below N. */
     bool is_live(uintptr_t i_) const noexcept
     {
@@ -534,9 +554,8 @@ class pool : private detail::destructor<detail::pool_base<T, N>, !detail::needs_
         }
         uintptr_t i_ = this->index_of(p_);
         uint32_t w_ = static_cast<uint32_t>(i_ >> 5);
-        if (w_ >= this->ready_) { /* the first block of a word never used: w_ == ready_ */
-            this->live_.words[w_] = 0u;
-            this->ready_ = w_ + 1u;
+        if (w_ >= this->ready_) {
+            this->ready_words(w_);
         }
         this->live_.words[w_] |= UINT32_C(1) << (i_ & 31u);
         return ::new (detail::place, p_) T(detail::forward<Args>(args_)...);

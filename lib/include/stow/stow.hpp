@@ -12,13 +12,19 @@
  *     };
  *
  *     constinit Entities entities;                // C++20 proves it: no code runs
- *     auto a = entities.emplace();                // constructed in place (x = 0, vx = 1)
+ *     Entities::handle_type a = entities.emplace(); // constructed in place: x 0, vx 1
  *     auto b = entities.emplace();
  *     entities.get(b)->target = a;
  *     for (Entity &e : entities) e.x += e.vx;     // packed: no holes, no flags
  *     entities.mark_dead(a);                      // still readable until refresh
  *     entities.refresh([](Entity &dying) { log(dying); });   // then destroyed
  *     if (Entity *t = entities.get(entities.get(b)->target)) { ... }   // nullptr: gone
+ *
+ *     stow::arena<16 * 1024> scratch;
+ *     {
+ *         stow::arena_scope frame(scratch);       // a mark...
+ *         Hit *hits = frame.make_array<Hit>(n);   // zeroed, n * sizeof(Hit) checked
+ *     }                                           // ...and the rewind to it
  *
  * The containers (T the item type, N the capacity):
  *
@@ -48,10 +54,15 @@
  * members) is ready before any constructor of any file runs, so there is no
  * initialisation order to get wrong; `constinit` (C++20) makes the compiler
  * prove it. A container of a trivially destructible T has a trivial destructor
- * too (outside AddressSanitizer builds), so a global one registers no
- * destructor either (no __cxa_atexit / __aeabi_atexit in firmware). The
- * storage is not zeroed when a container is constructed at run time (start-up
- * stays O(1) whatever the capacity), as with the C DEFINE macros.
+ * too (outside AddressSanitizer builds), so a global one registers nothing for
+ * exit either. One of a T with a destructor has a destructor, which for a
+ * global the compiler registers for exit from .init_array (__cxa_atexit, or
+ * __aeabi_atexit on ARM), as for any global C++ object: a firmware that links
+ * no C library provides that function, or keeps such a container in an object
+ * that main owns (examples/cxx_entities does). A constructor writes the C
+ * struct's fields and nothing else: the storage is not zeroed when a container
+ * is constructed at run time (start-up stays O(1) whatever the capacity, as
+ * with the C DEFINE macros), and no memset is called.
  * Where the storage goes: a constant-initialised object with pointers in it
  * is initialised data (.data), not .bss, and the storage is part of the
  * object. So a *global* container takes its size in flash (or in the
@@ -78,14 +89,24 @@
  * relocatable with its move constructor instead (through a temporary); refresh()
  * does not compile for it (a static_assert says why and what to do).
  *
- * Costs. get, contains, insert (of a trivially copyable T) and remove (of a
- * trivially destructible, relocatable T) compile to the C call and nothing else:
- * the container's C struct is at its address, a handle is the C handle's 32
- * bits (bench/cxx_cost.sh compares the object code; the README's C++ section
- * has the figures). emplace() is the C alloc (which zeroes the item) and the
- * constructor. pool<T, N> keeps one bit per block of its own (the C pool does
- * not know which blocks are live), so that it can iterate, clear and destroy:
- * emplace and destroy cost a few instructions more than the C alloc and free.
+ * Costs. The container's C struct is at its address and a handle is the C
+ * handle's 32 bits, passed in a register: get, contains, insert (of a trivially
+ * copyable T), remove (of a trivially destructible, relocatable T), mark_dead,
+ * refresh, emplace, push and remove_at, arena and heap make compile to the same
+ * instructions as the C calls a C program would write (the C alloc, then the
+ * item's fields); bench/cxx_cost.sh compares the object code, `make bench-cxx`
+ * prints it. emplace() is the C alloc, which zeroes the item, then the
+ * constructor; with no arguments, a trivially default constructible T is left
+ * as those zero bytes, which is what value-initialisation makes of it (a
+ * pointer to data member aside, whose null is not zero bits on the usual ABIs).
+ * data() and size() of slotmap and packed read the C struct's fields inline, so
+ * a range-for over them is a plain loop with no call. pool<T, N> keeps one bit
+ * per block of its own (the C pool does not know which blocks are live), so
+ * that it can iterate, clear and destroy: on Cortex-M4 at -O2, emplace takes 23
+ * instructions more than the C alloc, destroy 13 more than the C free (33 at
+ * check level 1, which checks the pointer against those bits). stow.hpp's own
+ * code calls no memset or memcpy (tests/cxx/freestanding.cpp); constructing,
+ * copying or value-initialising a large T may, as anywhere in C++.
  *
  * Handles. stow::handle<C> is the handle type of container type C
  * (C::handle_type): a handle of another container type, even one of the same

@@ -5,8 +5,9 @@
 #   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
-#                             and RV32IMAC, callgrind on the host) and seed 004's
-#                             showdown on the host
+#                             and RV32IMAC, callgrind on the host), seed 004's showdown
+#                             on the host, and recorded allocation traces replayed
+#                             (bench/replay.mk)
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -89,7 +90,7 @@ $(foreach b,$(RV_BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 
 # ---------------------------------------------------------------- tools
 # Each goal asks only for what it runs: installs it with apt-get when make runs as
-# root, otherwise stops and prints the exact command. command:package pairs;
+# root, otherwise stops and prints the exact command. command:package pairs (or /path/of/a/file:package, for a package without a command);
 # libFuzzer is not a command (its runtime comes with Debian's libclang-rt-dev),
 # hence the pseudo-command "libfuzzer".
 TOOL_gcc := gcc:gcc
@@ -129,6 +130,7 @@ $(patsubst %,tools-%,$(TOOL_GOALS)): tools-%:
 	                   >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
 	    multilib) case "$$($(CC_gcc) -m32 -print-file-name=libc.so 2>/dev/null)" in /*) ;; \
 	              *) missing="$$missing $${pair#*:}";; esac;; \
+	    /*) [ -e "$${pair%%:*}" ] || missing="$$missing $${pair#*:}";; \
 	    *) command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}";; \
 	    esac; \
 	done; \
@@ -301,6 +303,7 @@ $(eval $(call BOARD_TEST,microbit,Og,2))
 # Firmware is often built with link-time optimisation: library, port, fault
 # reporter and startup all go through -flto once.
 $(eval $(call BOARD_TEST,mps2-an386,O2,1,-flto=auto,-lto))
+include adapters/libc/rules.mk
 
 # ---------------------------------------------------------------- reliability
 # Memcheck: the host suite under valgrind, at level 2 (poison paths included), with
@@ -598,8 +601,20 @@ HOST_ARCH := $(shell uname -m | sed 's/_/-/g')
 # RAM holds 100 slots of the largest row.
 BENCH_COUNTS := -DBENCH_OPS=1000u -DBENCH_ROUNDS=10u
 BENCH_COUNTS_microbit := -DBENCH_OPS=100u -DBENCH_ROUNDS=1000u
-BENCH_SRC := bench/ops.c $(sort $(wildcard bench/ops_*.c))
+# Modules whose rows time each call on its own, for the worst case as well as the
+# mean (bench/bench.h, "one call at a time"): their bench/ops_<module>.c goes into
+# images of their own (each.elf, built with -DSTOW_BENCH_EACH), run under
+# -icount shift=8, where one instruction is several SysTick ticks; on the host
+# under callgrind with a dump per call (bench/callgrind_each.sh).
+BENCH_EACH := heap
+BENCH_SRC := bench/ops.c $(filter-out $(patsubst %,bench/ops_%.c,$(BENCH_EACH)),$(sort $(wildcard bench/ops_*.c)))
 BENCH_DEPS := $(BENCH_SRC) bench/bench.h $(BUILD)/gen/benches.h $(LIB_DEPS) Makefile
+BENCH_EACH_SRC := bench/ops.c $(patsubst %,bench/ops_%.c,$(BENCH_EACH))
+BENCH_EACH_DEPS := $(BENCH_EACH_SRC) bench/bench.h $(BUILD)/gen/benches_each.h $(LIB_DEPS) Makefile
+# The heap's storage is stow_bench_ram (BENCH_OPS * 80 + 256 bytes): 11 KiB of the
+# micro:bit's 16.
+BENCH_EACH_COUNTS_microbit := -DBENCH_OPS=140u
+BENCH_EACH_ROWS :=
 # gnuplot is optional and installed only where that can be done quietly.
 # The showdown's check level (1, the default a user gets) and runs per median.
 SHOWDOWN_LEVEL ?= 1
@@ -608,6 +623,10 @@ BENCH_ROWS :=
 $(BUILD)/gen/benches.h: FORCE
 	@mkdir -p $(@D)
 	@printf 'STOW_BENCH(%s)\n' $(patsubst bench/ops_%.c,%,$(filter bench/ops_%.c,$(BENCH_SRC))) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/gen/benches_each.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'STOW_BENCH(%s)\n' $(BENCH_EACH) >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # $(1) board, $(2) check level
 define BENCH_IMAGE
@@ -622,6 +641,18 @@ $(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
 	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
 	@mv $$@.tmp $$@
 BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
+$(BUILD)/bench/$(1)-L$(2)/each.elf: $(BENCH_EACH_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_EACH -DSTOW_BENCH_BOARD='"$(1)"' \
+	    -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' $(BENCH_EACH_COUNTS_$(1)) $(INC) -Ibench \
+	    -I$(BUILD)/gen $(CM_LINK) -Ltargets/$(1) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(CM_CYCLES) $(LIB_SRC) \
+	    $(BENCH_EACH_SRC) -lgcc -o $$@
+$(BUILD)/bench/$(1)-L$(2)/each.txt: $(BUILD)/bench/$(1)-L$(2)/each.elf
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) -icount shift=8 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2), one call at a time, failed"; exit 1; }
+	@mv $$@.tmp $$@
+BENCH_EACH_ROWS += $(BUILD)/bench/$(1)-L$(2)/each.txt
 endef
 $(foreach b,$(BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_IMAGE,$(b),$(l)))))
 # $(1) check level. Bound at load time (-z now), so that no call pays for lazy binding.
@@ -635,10 +666,19 @@ $(BUILD)/bench/host-L$(1)/rows.txt: $(BUILD)/bench/host-L$(1)/ops bench/callgrin
 	@bench/callgrind.sh $$< $$(@D)/callgrind >$$@.tmp
 	@mv $$@.tmp $$@
 BENCH_ROWS += $(BUILD)/bench/host-L$(1)/rows.txt
+$(BUILD)/bench/host-L$(1)/each: $(BENCH_EACH_DEPS) $(HOST_PORT) port/host/assert.c
+	@mkdir -p $$(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -g -DSTOW_CHECK_LEVEL=$(1) -DSTOW_BENCH_EACH \
+	    -DSTOW_BENCH_COLUMN='"$(HOST_ARCH) L$(1)"' $(INC) -Ibench -I$(BUILD)/gen $(LIB_SRC) $(BENCH_EACH_SRC) \
+	    $(HOST_PORT) port/host/assert.c -Wl,-z,now -o $$@ -lpthread
+$(BUILD)/bench/host-L$(1)/each.txt: $(BUILD)/bench/host-L$(1)/each bench/callgrind_each.sh
+	@bench/callgrind_each.sh $$< $$(@D)/callgrind-each >$$@.tmp
+	@mv $$@.tmp $$@
+BENCH_EACH_ROWS += $(BUILD)/bench/host-L$(1)/each.txt
 endef
 $(foreach l,$(BENCH_LEVELS),$(eval $(call BENCH_HOST,$(l))))
-$(BUILD)/bench/ops.md: $(BENCH_ROWS) bench/table.sh
-	@bench/table.sh $(BENCH_ROWS) >$@
+$(BUILD)/bench/ops.md: $(BENCH_ROWS) $(BENCH_EACH_ROWS) bench/table.sh
+	@bench/table.sh $(BENCH_ROWS) $(BENCH_EACH_ROWS) >$@
 # Built like a user's program: the library as separate objects, no LTO.
 SHOWDOWN := $(BUILD)/bench/showdown-L$(SHOWDOWN_LEVEL)-R$(SHOWDOWN_RUNS)
 $(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
@@ -673,6 +713,7 @@ bench:
 	@if command -v gnuplot >/dev/null 2>&1; then mkdir -p bench/out && \
 	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
 	    echo && echo "Chart: bench/out/showdown.png"; fi
+	@echo && $(MAKE) --no-print-directory bench-replay
 
 size: tools-size
 	@bench/size.sh
@@ -794,6 +835,7 @@ $(foreach b,$(RV_BOARDS),$(eval $(call RV_DEMO,$(b))))
 RV_BENCH_BOARDS := riscv-virt
 BENCH_CORE_riscv-virt := RV32IMAC
 RV_BENCH_ROWS :=
+RV_BENCH_EACH_ROWS :=
 # $(1) board, $(2) check level
 define RV_BENCH_IMAGE
 $(BUILD)/bench/$(1)-L$(2)/ops.elf: $(BENCH_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
@@ -807,12 +849,26 @@ $(BUILD)/bench/$(1)-L$(2)/rows.txt: $(BUILD)/bench/$(1)-L$(2)/ops.elf
 	    || { cat $$@.tmp; echo "bench: $(1) at level $(2) failed"; exit 1; }
 	@mv $$@.tmp $$@
 RV_BENCH_ROWS += $(BUILD)/bench/$(1)-L$(2)/rows.txt
+$(BUILD)/bench/$(1)-L$(2)/each.elf: $(BENCH_EACH_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) \
+	    -DSTOW_BENCH_TARGET -DSTOW_BENCH_EACH -DSTOW_BENCH_BOARD='"$(1)"' \
+	    -DSTOW_BENCH_COLUMN='"$(BENCH_CORE_$(1)) L$(2)"' $(BENCH_EACH_COUNTS_$(1)) $(INC) -Ibench \
+	    -I$(BUILD)/gen $(RV_LINK) -Ltargets/$(1) $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) \
+	    $(BENCH_EACH_SRC) -lgcc -o $$@
+$(BUILD)/bench/$(1)-L$(2)/each.txt: $(BUILD)/bench/$(1)-L$(2)/each.elf
+	@timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) -icount shift=8 $(QEMU_RUN) -kernel $$< >$$@.tmp \
+	    || { cat $$@.tmp; echo "bench: $(1) at level $(2), one call at a time, failed"; exit 1; }
+	@mv $$@.tmp $$@
+RV_BENCH_EACH_ROWS += $(BUILD)/bench/$(1)-L$(2)/each.txt
 endef
 $(foreach b,$(RV_BENCH_BOARDS),$(foreach l,$(BENCH_LEVELS),$(eval $(call RV_BENCH_IMAGE,$(b),$(l)))))
 # The table's columns follow the files: Cortex-M, then RV32IMAC, then the host.
 BENCH_ROWS := $(filter-out $(BUILD)/bench/host-%,$(BENCH_ROWS)) $(RV_BENCH_ROWS) \
               $(filter $(BUILD)/bench/host-%,$(BENCH_ROWS))
-$(BUILD)/bench/ops.md: $(RV_BENCH_ROWS)
+BENCH_EACH_ROWS := $(filter-out $(BUILD)/bench/host-%,$(BENCH_EACH_ROWS)) $(RV_BENCH_EACH_ROWS) \
+                   $(filter $(BUILD)/bench/host-%,$(BENCH_EACH_ROWS))
+$(BUILD)/bench/ops.md: $(RV_BENCH_ROWS) $(RV_BENCH_EACH_ROWS)
 
 clean:
 	rm -rf $(BUILD)
@@ -850,3 +906,7 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 
 # ---- the C++ layer (stow/stow.hpp): its tests, example and cost table
 include tests/cxx/rules.mk
+
+# ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
+# lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
+include adapters/rules.mk

@@ -95,12 +95,104 @@ void stow_bench_measure(const char *label, stow_bench_fn prep, stow_bench_fn run
 #define BENCH_ROW_N(label, prep, run, base, calls, bare_calls) \
     stow_bench_measure(label, prep, run, #run, base, calls, bare_calls)
 
+/* ---- one call at a time (STOW_BENCH_EACH) ------------------------------------
+ *
+ * A mean over thousands of calls hides the worst case, which is what a bounded-
+ * time allocator is about. The modules listed in the Makefile's BENCH_EACH (the
+ * heap) time every call on its own, in images of their own built with
+ * -DSTOW_BENCH_EACH from bench/ops.c and their bench/ops_<module>.c (which the
+ * ordinary images leave out; their list is benches_each.h):
+ *
+ *   target   run under `-icount shift=8`: one instruction is 256 ns of virtual
+ *            time, several ticks of every board's SysTick (6.4 on the MPS2
+ *            AN386 at 25 MHz) and 256 of mcycle on RISC-V, so the ticks of one
+ *            call give its instructions exactly (ops.c calibrates ticks per
+ *            instruction). A timed call is a noipa function: BENCH_EACH_BEGIN
+ *            reads the counter (raw SysTick, never across a wrap: it first
+ *            waits out the last 2^18 ticks before one, so no interrupt lands
+ *            inside; mcycle on RISC-V), the operation is called,
+ *            BENCH_EACH_END reads it again into stow_bench_each_ticks. The
+ *            same function calling an empty BENCH_BARE function is timed too;
+ *            the operation's instructions, return included, not the call, are
+ *            then insns(op) - insns(empty) + 1 (the empty one's return), as
+ *            for every other row.
+ *   host     run under callgrind by bench/callgrind_each.sh:
+ *            BENCH_EACH_BEGIN zeroes callgrind's counts and BENCH_EACH_END
+ *            dumps them, labelled with the row's key, into one combined
+ *            output; the script adds up, per dump, the inclusive cost of the
+ *            calls made by the timing function (named each_*) and gives the
+ *            mean and the max per key. The program prints
+ *            "@|<column>|<label>|each=<key>|mean" (or "|max") for each row.
+ *
+ * Timing functions are named each_<something> (callgrind_each.sh looks for
+ * that prefix). */
+#ifdef STOW_BENCH_EACH
+typedef struct {
+    const char *key; /* the dump label on the host */
+    uint32_t calls;
+    uint64_t total; /* instructions (target) */
+    uint32_t max;
+} stow_bench_each_t;
+
+/* Ticks of the last timed call (target). */
+extern volatile uint32_t stow_bench_each_ticks;
+
+#if defined(STOW_BENCH_TARGET) && defined(__riscv)
+static inline uint32_t stow_bench_stamp(void)
+{
+    uint32_t c;
+    __asm__ volatile("csrr %0, mcycle" : "=r"(c));
+    return c;
+}
+#define BENCH_EACH_TICKS(t0, t1) ((t1) - (t0))
+#define BENCH_EACH_QUIET() ((void)0)
+#elif defined(STOW_BENCH_TARGET)
+/* SysTick's current value, counting down from 0xFFFFFF (port/cortex-m/cycles.c
+ * starts it so, and ops.c's calibration starts the port's clock). */
+#define BENCH_SYST_CVR (*(volatile uint32_t *)(uintptr_t)0xE000E018u)
+static inline uint32_t stow_bench_stamp(void) { return BENCH_SYST_CVR; }
+#define BENCH_EACH_TICKS(t0, t1) (((t0) - (t1)) & 0x00FFFFFFu)
+/* Waits for the wrap (and its interrupt) when fewer than 2^18 ticks are left
+ * before it: a timed call never spans one. */
+#define BENCH_EACH_QUIET()                      \
+    do {                                        \
+        while (BENCH_SYST_CVR < 0x40000u) {     \
+        }                                       \
+    } while (0)
+#endif
+
+#ifdef STOW_BENCH_TARGET
+#define BENCH_EACH_BEGIN()                      \
+    BENCH_EACH_QUIET();                         \
+    uint32_t bench_t0_ = stow_bench_stamp()
+#define BENCH_EACH_END(key) \
+    stow_bench_each_ticks = BENCH_EACH_TICKS(bench_t0_, stow_bench_stamp())
+#else
+#include <valgrind/callgrind.h>
+#define BENCH_EACH_BEGIN() CALLGRIND_ZERO_STATS
+#define BENCH_EACH_END(key) CALLGRIND_DUMP_STATS_AT(key)
+#endif
+
+/* Instructions in ticks (target); the empty call's instructions (target: the
+ * empty window, measured by the module), and the row's figures. */
+uint32_t stow_bench_insns(uint32_t ticks);
+/* Adds one call: ticks of its window, empty: instructions of the empty window. */
+void stow_bench_each_add(stow_bench_each_t *s, uint32_t ticks, uint32_t empty);
+/* Prints the two rows "<label>: mean" and "<label>: max". */
+void stow_bench_each_rows(const char *label, const stow_bench_each_t *s);
+#endif
+
 /* Stops the program with a message: a row found its container in the wrong state. */
 void stow_bench_fail(const char *module, const char *what);
 void stow_bench_print(const char *text);
+void stow_bench_print_u32(uint32_t v);
 
 #define STOW_BENCH(name) void stow_bench_##name(void);
+#ifdef STOW_BENCH_EACH
+#include "benches_each.h"
+#else
 #include "benches.h"
+#endif
 #undef STOW_BENCH
 
 #endif /* STOW_BENCH_H */

@@ -1,7 +1,7 @@
 /* hot.c - what a firmware links of each module for its everyday operations.
  *
  * bench/size.sh builds this file once per module (-DHOT_<module>, or -DHOT_all
- * for all five together) with the module's object, and links it with
+ * for all of them together) with the module's object, and links it with
  * --gc-sections and hot_main as the only root: what is left is hot_main, the
  * assert hook below, and the functions of lib/ those operations reach. size.sh
  * takes hot_main and the hook off, so the figure is the library's own bytes.
@@ -29,6 +29,7 @@ struct msg {
 void hot_main(void);
 void *volatile hot_sink;
 struct msg hot_item; /* what insert copies: in .bss, so that no constant of ours is counted */
+volatile size_t hot_size; /* the heap's request sizes: not known at compile time */
 
 #if defined(HOT_arena) || defined(HOT_all)
 STOW_ARENA_DEFINE(hot_arena, 1024);
@@ -80,6 +81,19 @@ static void hot_packed_ops(void)
 }
 #endif
 
+#if defined(HOT_heap) || defined(HOT_all)
+STOW_HEAP_DEFINE(hot_heap, 1024);
+static void hot_heap_ops(void)
+{
+    void *p = stow_heap_alloc(&hot_heap, hot_size);
+#ifndef HOT_HEAP_NO_REALLOC /* size.sh's "alloc + free" figure */
+    p = stow_heap_realloc(&hot_heap, p, hot_size);
+#endif
+    hot_sink = p;
+    stow_heap_free(&hot_heap, p);
+}
+#endif
+
 void hot_main(void)
 {
 #if defined(HOT_arena) || defined(HOT_all)
@@ -96,5 +110,8 @@ void hot_main(void)
 #endif
 #if defined(HOT_packed) || defined(HOT_all)
     hot_packed_ops();
+#endif
+#if defined(HOT_heap) || defined(HOT_all)
+    hot_heap_ops();
 #endif
 }

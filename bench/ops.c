@@ -14,6 +14,12 @@
  * Output: for each row one line "@|<column>|<label>|<value>" (target: the
  * instructions per call; host: "fn=<run function>|calls=<n>"), which
  * bench/table.sh gathers into one table with a column per core and level.
+ *
+ * Built with -DSTOW_BENCH_EACH (with the modules of the Makefile's BENCH_EACH
+ * only), the same file drives rows that time each call on its own: on a target
+ * run under -icount shift=8, it calibrates ticks per instruction instead and
+ * turns each call's ticks into instructions; on the host it prints the rows
+ * for bench/callgrind_each.sh. See bench.h, "one call at a time".
  */
 #include "bench.h"
 
@@ -58,12 +64,33 @@ static void print_u32(uint32_t v)
 }
 
 
+void stow_bench_print_u32(uint32_t v) { print_u32(v); }
+
 static void row_start(const char *label)
 {
     stow_bench_print("@|" STOW_BENCH_COLUMN "|");
     stow_bench_print(label);
     stow_bench_print("|");
 }
+
+#ifdef STOW_BENCH_EACH
+/* A row "<label>: <stat>". */
+static void each_row_start(const char *label, const char *stat)
+{
+    stow_bench_print("@|" STOW_BENCH_COLUMN "|");
+    stow_bench_print(label);
+    stow_bench_print(": ");
+    stow_bench_print(stat);
+    stow_bench_print("|");
+}
+#endif
+
+#ifdef STOW_BENCH_EACH
+volatile uint32_t stow_bench_each_ticks;
+#define STOW_BENCH_LIST "benches_each.h"
+#else
+#define STOW_BENCH_LIST "benches.h"
+#endif
 
 #ifdef STOW_BENCH_TARGET
 
@@ -86,6 +113,7 @@ static __attribute__((noinline)) void known_loop(uint32_t n)
 #endif
 }
 
+#ifndef STOW_BENCH_EACH
 static uint32_t calibrate(void)
 {
     const uint32_t n = 2000000u;
@@ -94,6 +122,7 @@ static uint32_t calibrate(void)
     uint32_t t1 = stow_port_cycles();
     return (uint32_t)(((uint64_t)2u * n * 1000u + (t1 - t0) / 2u) / (t1 - t0));
 }
+#endif
 
 /* Ticks taken by f, started after a delay that changes from round to round:
  * 2 * (1 + (round * 37) mod 500) instructions, so 500 rounds in a row start at
@@ -133,6 +162,57 @@ void stow_bench_measure(const char *label, stow_bench_fn prep, stow_bench_fn run
     stow_bench_print("\n");
 }
 
+#ifdef STOW_BENCH_EACH
+/* Ticks per instruction, times 1000, under -icount shift=8 (see bench.h). */
+static uint32_t ticks_per_insn_x1000;
+
+static uint32_t calibrate_each(void)
+{
+    const uint32_t n = 500000u;
+    uint32_t t0 = stow_port_cycles();
+    known_loop(n);
+    uint32_t t1 = stow_port_cycles();
+    return (uint32_t)(((uint64_t)(t1 - t0) * 1000u + n) / (2u * n));
+}
+
+uint32_t stow_bench_insns(uint32_t ticks)
+{
+    return (uint32_t)(((uint64_t)ticks * 1000u + ticks_per_insn_x1000 / 2u) / ticks_per_insn_x1000);
+}
+
+void stow_bench_each_add(stow_bench_each_t *s, uint32_t ticks, uint32_t empty)
+{
+    uint32_t insns = stow_bench_insns(ticks) + 1u - empty;
+    s->calls++;
+    s->total += insns;
+    s->max = insns > s->max ? insns : s->max;
+}
+
+void stow_bench_each_rows(const char *label, const stow_bench_each_t *s)
+{
+    if (s->calls == 0u) {
+        return;
+    }
+    each_row_start(label, "mean");
+    print_hundredths((uint32_t)((s->total * 100u + s->calls / 2u) / s->calls));
+    stow_bench_print("\n");
+    each_row_start(label, "max");
+    print_u32(s->max);
+    stow_bench_print("\n");
+}
+
+int main(void)
+{
+    ticks_per_insn_x1000 = calibrate_each();
+    stow_bench_print("# " STOW_BENCH_COLUMN " (" STOW_BENCH_BOARD "), -O2, -icount shift=8: one instruction = ");
+    print_hundredths(ticks_per_insn_x1000 / 10u);
+    stow_bench_print(" ticks; each call timed on its own\n");
+#define STOW_BENCH(name) stow_bench_##name();
+#include STOW_BENCH_LIST
+#undef STOW_BENCH
+    return 0;
+}
+#else
 int main(void)
 {
     per_tick_x1000 = calibrate();
@@ -144,10 +224,11 @@ int main(void)
     print_u32(BENCH_ROUNDS);
     stow_bench_print(" rounds per row\n");
 #define STOW_BENCH(name) stow_bench_##name();
-#include "benches.h"
+#include STOW_BENCH_LIST
 #undef STOW_BENCH
     return 0;
 }
+#endif
 
 #else /* host, under callgrind */
 
@@ -190,11 +271,45 @@ void stow_bench_measure(const char *label, stow_bench_fn prep, stow_bench_fn run
     stow_bench_print("\n");
 }
 
+#ifdef STOW_BENCH_EACH
+/* On the host callgrind counts; the program only says which rows there are. */
+uint32_t stow_bench_insns(uint32_t ticks) { return ticks; }
+
+void stow_bench_each_add(stow_bench_each_t *s, uint32_t ticks, uint32_t empty)
+{
+    (void)ticks;
+    (void)empty;
+    s->calls++;
+}
+
+void stow_bench_each_rows(const char *label, const stow_bench_each_t *s)
+{
+    if (s->calls == 0u) {
+        return;
+    }
+    static const char *const stat[2] = {"mean", "max"};
+    for (unsigned k = 0; k < 2u; k++) {
+        each_row_start(label, stat[k]);
+        stow_bench_print("each=");
+        stow_bench_print(s->key);
+        stow_bench_print("|");
+        stow_bench_print(stat[k]);
+        stow_bench_print("|calls=");
+        print_u32(s->calls);
+        stow_bench_print("\n");
+    }
+}
+#endif
+
 int main(void)
 {
+#ifdef STOW_BENCH_EACH
+    stow_bench_print("# " STOW_BENCH_COLUMN ": each call on its own, under callgrind, see bench/callgrind_each.sh\n");
+#else
     stow_bench_print("# " STOW_BENCH_COLUMN ": run under callgrind, see bench/callgrind.sh\n");
+#endif
 #define STOW_BENCH(name) stow_bench_##name();
-#include "benches.h"
+#include STOW_BENCH_LIST
 #undef STOW_BENCH
     return 0;
 }

@@ -10,17 +10,21 @@
 #    hook's file names and expressions (level 1); stow keeps no .data or .bss.
 # 2. Hot path: what a firmware links when it uses a module the everyday way
 #    (bench/hot.c: DEFINE, no init; pool alloc/free, arena alloc/reset, genpool
-#    and slotmap insert/get/remove, packed push/remove_at/data/count), linked with
-#    --gc-sections; the library's functions only (the caller and the assert hook
-#    taken off). Same layout, cell ".text +.rodata".
-# 3. Where the bytes of each object go: its functions by size, for one core and
+#    and slotmap insert/get/remove, packed push/remove_at/data/count, heap
+#    alloc/realloc/free), linked with --gc-sections; the library's functions
+#    only (the caller and the assert hook taken off). Same layout, cell
+#    ".text +.rodata".
+# 3. The heap against its size target: alloc + realloc + free linked at -Os,
+#    level 0 (part 2's cell) on Cortex-M4 (at most 600 bytes), Cortex-M0 and
+#    rv32imac, next to all of heap.o.
+# 4. Where the bytes of each object go: its functions by size, for one core and
 #    configuration (SIZE_DETAIL, default cortex-m4 -Os L0).
 #
 #   SIZE_CPUS   cores        (default: cortex-m0 cortex-m3 cortex-m4 cortex-m33 rv32imac;
 #               a RISC-V core is named by its -march: rv32imac, rv32emac...)
 #   SIZE_OPTS   optimisation (default: Os O2)
 #   SIZE_LEVELS check levels (default: 0 1)
-#   SIZE_DETAIL "cpu opt level" for part 3, or "none"
+#   SIZE_DETAIL "cpu opt level" for part 4, or "none"
 set -e
 cd "$(dirname "$0")/.."
 cpus=${SIZE_CPUS:-cortex-m0 cortex-m3 cortex-m4 cortex-m33 rv32imac}
@@ -76,6 +80,10 @@ for cpu in $cpus; do
             $cc $flags -"$o" $cpuflags -DSTOW_CHECK_LEVEL="$l" -DHOT_"$h" bench/hot.c $objs \
                 -nostdlib -Wl,--gc-sections -Wl,-e,hot_main -lgcc -o "$out/$cpu-$o-L$l-hot-$h.elf" &
         done
+        if [ -r lib/src/heap.c ]; then
+            $cc $flags -"$o" $cpuflags -DSTOW_CHECK_LEVEL="$l" -DHOT_heap -DHOT_HEAP_NO_REALLOC bench/hot.c \
+                $objs -nostdlib -Wl,--gc-sections -Wl,-e,hot_main -lgcc -o "$out/$cpu-$o-L$l-hot-heap-af.elf" &
+        fi
         wait
     done; done
 done
@@ -104,7 +112,7 @@ for cpu in $cpus; do
     echo
     header "$cpu" module
     for m in $modules all; do
-        if [ "$m" = all ]; then printf '| **all five** |'; else printf '| %s |' "$m"; fi
+        if [ "$m" = all ]; then printf '| **all modules** |'; else printf '| %s |' "$m"; fi
         for o in $opts; do for l in $levels; do
             if [ "$m" = all ]; then
                 set -- $(sizes $(for x in $modules; do printf '%s ' "$out/$cpu-$o-L$l-$x.o"; done))
@@ -121,14 +129,15 @@ echo
 echo "### Hot path: what a firmware links (bench/hot.c, --gc-sections): .text +.rodata of lib/ only"
 echo
 echo "pool: alloc, free. arena: alloc, reset. genpool, slotmap: insert, get, remove (slotmap"
-echo "also data). packed: push, remove_at, data, count. Containers from DEFINE (no init)."
+echo "also data). packed: push, remove_at, data, count. heap: alloc, realloc, free (with the"
+echo "first use's layout and realloc's moving path). Containers from DEFINE (no init)."
 echo "Not counted: each DEFINE'd container's struct, in .data, and its storage, in .stow.*."
 for cpu in $cpus; do
     use_cpu "$cpu"
     echo
     header "$cpu" "hot path"
     for h in $modules all; do
-        if [ "$h" = all ]; then printf '| **all five** |'; else printf '| %s |' "$h"; fi
+        if [ "$h" = all ]; then printf '| **all modules** |'; else printf '| %s |' "$h"; fi
         for o in $opts; do for l in $levels; do
             elf="$out/$cpu-$o-L$l-hot-$h.elf"
             set -- $(sizes "$elf")
@@ -136,6 +145,45 @@ for cpu in $cpus; do
         done; done
         printf '\n'
     done
+done
+
+# The heap's hot path (alloc + realloc + free) at -Os L0 against its limit on
+# Cortex-M4, with Cortex-M0 and rv32imac next to it, and the whole object.
+heap_limit=600
+echo
+echo "### Heap: alloc + realloc + free linked (--gc-sections), -Os L0, and all of heap.o"
+echo
+echo "| core | alloc + realloc + free: .text +.rodata | limit (.text) | | alloc + free only | heap.o, -Os L0 | heap.o, -Os L1 |"
+echo "|---|---:|---:|---|---:|---:|---:|"
+for cpu in cortex-m4 cortex-m0 rv32imac; do
+    use_cpu "$cpu"
+    elf="$out/$cpu-Os-L0-hot-heap.elf"
+    if [ ! -r "$elf" ]; then
+        printf '| %s | - | | not built (SIZE_CPUS, SIZE_OPTS, SIZE_LEVELS) | | | |\n' "$cpu"
+        continue
+    fi
+    set -- $(sizes "$elf")
+    hot=$(($1 - $(symbol_bytes "$elf" hot_main stow_port_assert_failed)))
+    hot_cell="$hot +$2"
+    verdict=""
+    limit=""
+    if [ "$cpu" = cortex-m4 ]; then
+        limit="<= $heap_limit"
+        if [ "$hot" -le "$heap_limit" ]; then verdict="met, $((heap_limit - hot)) under"
+        else verdict="**missed** by $((hot - heap_limit))"; fi
+    fi
+    af="$out/$cpu-Os-L0-hot-heap-af.elf"
+    set -- $(sizes "$af")
+    af_cell="$(($1 - $(symbol_bytes "$af" hot_main stow_port_assert_failed))) +$2"
+    set -- $(sizes "$out/$cpu-Os-L0-heap.o")
+    obj0="$1 +$2"
+    obj1=-
+    if [ -r "$out/$cpu-Os-L1-heap.o" ]; then
+        set -- $(sizes "$out/$cpu-Os-L1-heap.o")
+        obj1="$1 +$2"
+    fi
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$cpu" "$hot_cell" "$limit" "$verdict" "$af_cell" "$obj0" \
+        "$obj1"
 done
 
 if [ "$detail" != none ]; then

@@ -9,18 +9,41 @@
 #
 # Then checks the per-operation targets against the "Cortex-M4 L0" column (and
 # the x86-64 L0 one for stow_pool against malloc) and prints each as met or
-# missed.
+# missed; the heap's with how far each is from its limit.
+#
+# Lines "@note|<column>|<text>" are printed under the table, one line per text
+# with the columns that said it; lines
+# "%|<allocator>|<peak live bytes>|<peak footprint>" (bench/ops_heap.c on the
+# host) make the heap's fragmentation table.
 awk -F'|' '
 function fmt(v,   s) {
     s = sprintf("%.1f", v)
     sub(/\.0$/, "", s)
     return s
 }
+/^@note\|/ {
+    if (!(($3) in noteseen)) { noteseen[$3] = 1; notes[++nnotes] = $3; notecols[$3] = $2 }
+    else notecols[$3] = notecols[$3] ", " $2
+    next
+}
+/^%\|/ {
+    if (!(($2) in fragseen)) { fragseen[$2] = 1; frags[++nfrags] = $2; flive[$2] = $3; fprint[$2] = $4 }
+    next
+}
 /^@\|/ {
     col = $2; row = $3
     if (!(col in colseen)) { colseen[col] = 1; cols[++ncols] = col }
     if (!(row in rowseen)) { rowseen[row] = 1; rows[++nrows] = row }
     val[row, col] = $4
+}
+# A heap target: at most limit (or, strict, below it), with the margin.
+function check_heap(row, col, limit, what, strict,   v, ok, d) {
+    if (!((row, col) in val)) { printf "| %s | %s | - | %s %s | no figure |\n", what, col, strict ? "<" : "<=", limit; return }
+    v = val[row, col]
+    ok = strict ? v < limit : v <= limit + 0.005
+    d = limit - v; if (d < 0) d = -d
+    printf "| %s | %s | %s | %s %s | %s |\n", what, col, fmt(v), strict ? "<" : "<=", limit,
+           ok ? sprintf("met, %s under", fmt(d)) : sprintf("**missed** by %s", fmt(d))
 }
 function check(row, col, limit, what,   v) {
     if (!((row, col) in val)) { printf "| %s | %s | - | <= %s | no figure |\n", what, col, limit; return }
@@ -37,6 +60,16 @@ END {
         printf "| %s |", rows[r]
         for (c = 1; c <= ncols; c++) printf " %s |", ((rows[r], cols[c]) in val) ? fmt(val[rows[r], cols[c]]) : "-"
         printf "\n"
+    }
+    for (k = 1; k <= nnotes; k++) printf "%s%s: %s.\n", k == 1 ? "\n" : "", notes[k], notecols[notes[k]]
+    if (nfrags > 0) {
+        printf "\nHeap fragmentation on the host, same alloc/free workload (bench/ops_heap.c): peak footprint ="
+        printf " the most, over the run, of (highest requested byte in use - lowest block start);"
+        printf " peak live = the most requested bytes live at once.\n\n"
+        printf "| allocator | peak live bytes | peak footprint | footprint / live |\n|---|---:|---:|---:|\n"
+        for (k = 1; k <= nfrags; k++)
+            printf "| %s | %d | %d | %.2f |\n", frags[k], flive[frags[k]], fprint[frags[k]],
+                   fprint[frags[k]] / flive[frags[k]]
     }
     m4 = "Cortex-M4 L0"
     if (!(m4 in colseen)) exit
@@ -56,6 +89,15 @@ END {
     check("slotmap remove (moves the last item in)", m4, 40, "slotmap remove")
     check("packed push (16-byte item, zeroed)", m4, 40, "packed push")
     check("packed remove_at (16-byte item, moves the last in)", m4, 40, "packed remove_at")
+    ha = "heap alloc (8-512 B, random frees)"; hf = "heap free (same workload)"
+    check_heap(ha ": max", m4, 64, "heap alloc, worst case of the workload (each call timed)", 0)
+    check_heap(hf ": max", m4, 56, "heap free, worst case of the workload (each call timed)", 0)
+    check_heap("heap alloc, longest path (exact fit from the class below, split): max", m4, 64,
+               "heap alloc, longest path", 0)
+    check_heap("heap free, longest path (merges two neighbours, each alone in its class): max", m4, 56,
+               "heap free, longest path", 0)
+    check_heap(ha ": mean", m4, 70, "heap alloc, mean, below o1heap (70)", 1)
+    check_heap(hf ": mean", m4, 43, "heap free, mean, below o1heap (43)", 1)
     host = "x86-64 L0"
     pool = "pool alloc + free (a pair, per pair)"
     heap = "malloc + free (a pair, per pair; host only)"

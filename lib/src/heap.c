@@ -598,8 +598,14 @@ FN void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size)
     total = n * size;
 #endif
     unsigned char *p = (unsigned char *)take(h, total, ALIGN);
-    if (p != NULL && total != 0u) {
-        stow__fill(p, 0u, total);
+    if (p != NULL) {
+        /* A word at a time (payloads are word-aligned), then the last bytes:
+         * not past total, where level 2 keeps its canary. */
+        size_t words = total & ~(size_t)3u;
+        if (words != 0u) {
+            stow__zero_words(p, words);
+        }
+        stow__fill(p + words, 0u, total - words);
     }
     return p;
 }
@@ -700,7 +706,12 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
     if (q == NULL) {
         return NULL;
     }
-    stow__copy(q, p, keep_bytes < size ? keep_bytes : size);
+    size_t n = keep_bytes < size ? keep_bytes : size;
+    size_t words = n & ~(size_t)3u; /* both payloads are word-aligned */
+    if (words != 0u) {
+        stow__copy_words(q, p, words);
+    }
+    stow__copy(q + words, (unsigned char *)p + words, n - words);
     free_block(h, b);
     return q;
 }
@@ -749,7 +760,10 @@ FN bool stow_heap_init(stow_heap_t *h, void *buf, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_init: heap is NULL", false);
     struct layout l;
-    if (buf == NULL || !stow__is_aligned(buf, ALIGN) || !layout_of((unsigned char *)buf, size, &l)) {
+    /* Below STOW_HEAP_MIN_BYTES is refused as documented, even where one
+     * minimum block would still fit. */
+    if (buf == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_BYTES ||
+        !layout_of((unsigned char *)buf, size, &l)) {
         return false;
     }
     h->buf = (unsigned char *)buf;

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* stow_lua.h - a Lua state whose every allocation comes from a stow heap.
+ *
+ *     #include "stow_lua.h"
+ *     STOW_HEAP_DEFINE(lua_heap, 512 * 1024);                  // file scope
+ *     lua_State *L = lua_newstate(stow_lua_alloc, &lua_heap);  // the one line
+ *
+ * stow_lua_alloc is a lua_Alloc (Lua 5.4 reference manual, section 4.6) whose
+ * user data is the stow_heap_t *:
+ *   - nsize 0: frees ptr (NULL is ignored) and returns NULL;
+ *   - ptr NULL: osize is not a size but the kind of object Lua is making
+ *     (LUA_TSTRING, LUA_TTABLE... or 0): allocates nsize bytes;
+ *   - otherwise osize is the size Lua last gave for ptr: resizes to nsize with
+ *     stow_heap_realloc, which never fails when shrinking (it stays in place and
+ *     gives the tail back), as Lua requires for nsize <= osize; growing returns
+ *     NULL when the heap has no room, and Lua then raises "not enough memory"
+ *     with the old block untouched.
+ * osize is checked: at STOW_CHECK_LEVEL 1, osize must not exceed the bytes the
+ * block holds (stow_heap_usable_size), and at level 2 it must equal the size
+ * the block was asked for; a mismatch means the state's memory is corrupt and
+ * goes to stow_port_assert_failed ("stow_lua_alloc: osize is not the block's
+ * size"). At level 0 osize is not looked at.
+ *
+ * A lua_State belongs to one thread, so the plain heap calls are used. For a
+ * heap that other threads or interrupt handlers share, pass stow_lua_alloc_isr
+ * instead (the heap's _isr calls, inside the port's critical section).
+ *
+ * Sizing: Lua's own count (collectgarbage("count")) is requested bytes; a heap
+ * needs more for headers and power-of-two rounding. adapters/lua/test_lua.c
+ * prints both for a sample script (see adapters/README.md for the figures), and
+ * STOW_HEAP_BYTES_FOR gives a bound that can never fail.
+ */
+#ifndef STOW_LUA_H
+#define STOW_LUA_H
+
+#include <stddef.h>
+
+#include "stow/heap.h"
+#include "stow/port.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The osize check described above; ptr is a live block of h. */
+static inline void stow__lua_check_osize(stow_heap_t *h, void *ptr, size_t osize)
+{
+#if STOW_CHECK_LEVEL >= 2
+    if (osize != stow_heap_usable_size(h, ptr)) {
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+    }
+#elif STOW_CHECK_LEVEL >= 1
+    if (osize > stow_heap_usable_size(h, ptr)) {
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+    }
+#else
+    (void)h;
+    (void)ptr;
+    (void)osize;
+#endif
+}
+
+/* A lua_Alloc over the stow_heap_t * in ud. */
+static inline void *stow_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    stow_heap_t *h = (stow_heap_t *)ud;
+    if (nsize == 0u) {
+        if (ptr != NULL) {
+            stow__lua_check_osize(h, ptr, osize);
+        }
+        stow_heap_free(h, ptr);
+        return NULL;
+    }
+    if (ptr == NULL) {
+        return stow_heap_alloc(h, nsize);
+    }
+    stow__lua_check_osize(h, ptr, osize);
+    return stow_heap_realloc(h, ptr, nsize);
+}
+
+/* The same through the heap's ISR-safe calls, for a shared heap. */
+static inline void *stow_lua_alloc_isr(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    stow_heap_t *h = (stow_heap_t *)ud;
+    (void)osize; /* not checked: stow_heap_usable_size has no ISR-safe form */
+    if (nsize == 0u) {
+        stow_heap_free_isr(h, ptr);
+        return NULL;
+    }
+    if (ptr == NULL) {
+        return stow_heap_alloc_isr(h, nsize);
+    }
+    return stow_heap_realloc_isr(h, ptr, nsize);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOW_LUA_H */

@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: MIT */
+/* stow_malloc.c - the C allocator of an unmodified Linux program, on a stow heap:
+ *
+ *     LD_PRELOAD=/path/to/libstow_malloc.so STOW_HEAP_MB=64 STOW_HEAP_STATS=1 program ...
+ *
+ * Every malloc, free, calloc, realloc, reallocarray, aligned_alloc, memalign,
+ * posix_memalign, valloc, pvalloc and malloc_usable_size of the process (the C
+ * library's own included: glibc routes its internal calls through these
+ * symbols) is served by one stow_heap_t over storage mapped at the first call.
+ *
+ * Environment, read once, at the first call:
+ *   STOW_HEAP_MB=n        the heap's storage in MiB (default 256; at least 1).
+ *                         Mapped with MAP_NORESERVE: only the pages the heap
+ *                         touches cost memory. A request that does not fit
+ *                         returns NULL with errno ENOMEM, like any malloc.
+ *   STOW_HEAP_STATS=1     at exit, three lines on stderr (a copy of it made at
+ *                         the first call, fd 900 or the lowest free one above
+ *                         2, since some programs close stderr before they
+ *                         exit): the heap's stats
+ *                         (capacity, used, peak, fails), the requested bytes
+ *                         (live and peak) and the footprint (below), and the
+ *                         result of stow_heap_check(): "check ok" or
+ *                         "check FAILED".
+ *   STOW_HEAP_TRACE=file  one line per call to file (a "%p" in the name becomes
+ *                         the process id); see "Trace" below.
+ *
+ * Footprint: the end of the highest block ever handed out, less the start of
+ * the storage: the storage this run needed, holes included. stats' peak is the
+ * most block bytes (headers and rounding included) live at once; "requested" is
+ * what the callers asked for. footprint / peak requested is the fragmentation
+ * figure the replay bench (bench/replay.c) reports too.
+ *
+ * Threads: every call takes one process-wide mutex (a static
+ * PTHREAD_MUTEX_INITIALIZER: no call to set it up, no allocation). The heap's
+ * _isr variants would lock too (the host port's critical section is a mutex),
+ * but they cover alloc, free and realloc only, and a trace line must be written
+ * in the same order as the heap changes: one lock around each whole call. fork()
+ * takes the lock first (pthread_atfork), so the child's heap is consistent; the
+ * child stops tracing (its lines would interleave with the parent's).
+ *
+ * Early calls: the dynamic loader, libc's start-up and pthread internals call
+ * malloc before any constructor runs. Nothing here allocates: the storage is an
+ * anonymous mmap, the environment is read from environ (or /proc/self/environ
+ * when environ is not set up yet), output uses write(2) on a fixed buffer.
+ *
+ * Pointers the heap did not give. A pointer outside the storage (memory the
+ * dynamic loader's start-up allocator handed out before this library took over)
+ * is not the heap's to free: free() ignores it and counts it ("foreign frees" in
+ * the stats), malloc_usable_size() says 0, and realloc() of it stops the program
+ * with a message, since its size is unknown. A pointer inside the storage that is
+ * not a live block (a double free, a pointer into a block) is a contract
+ * violation of the heap (check level 1): the library writes
+ * "stow_malloc: contract violation: <what>" to stderr and aborts, as glibc does
+ * for "free(): invalid pointer".
+ *
+ * glibc behaviour kept: malloc(0) returns a unique pointer; realloc(p, 0) frees
+ * p and returns NULL; memalign rounds an alignment that is not a power of two up
+ * to one; posix_memalign returns EINVAL for an alignment that is not a power of
+ * two multiple of sizeof(void *); aligned_alloc sets EINVAL for one that is not
+ * a power of two; pvalloc(0) gives one page. Alignments up to STOW_HEAP_ALIGN
+ * (16) cost nothing; larger ones go through stow_heap_alloc_aligned.
+ *
+ * Trace: with STOW_HEAP_TRACE set, each call appends "op id size arg":
+ *   m id size 0        malloc (or realloc(NULL, size))
+ *   c id size n        calloc(n, size / n): size is the total
+ *   a id size align    aligned_alloc, memalign, posix_memalign, valloc, pvalloc
+ *   r id size old      realloc of block old; the result is block id
+ *   f id 0 0           free (or realloc(p, 0)); free(NULL) is not recorded
+ * Ids count from 1 in allocation order; id 0 is a refused request (no block).
+ * The first line is "# stow trace 1". bench/replay.c replays such a file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "stow/heap.h"
+#include "stow/port.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+#ifndef STOW_MALLOC_DEFAULT_MB
+#define STOW_MALLOC_DEFAULT_MB 256u
+#endif
+
+extern char **environ;
+
+static stow_heap_t heap;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int state;              /* 0: not set up; 1: ready; -1: no storage */
+static unsigned char *heap_lo; /* the storage, [heap_lo, heap_hi) */
+static unsigned char *heap_hi;
+static size_t heap_bytes;
+static bool want_stats;
+static int stats_fd = STDERR_FILENO; /* a copy of stderr, made at set-up: some programs close theirs at exit */
+static uint64_t calls;
+static uint64_t foreign_frees;
+
+/* ---- output without allocating ------------------------------------------------------ */
+
+static void put(int fd, const char *text, size_t len)
+{
+    while (len > 0u) {
+        ssize_t n = write(fd, text, len);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            return;
+        }
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+static void put_str(int fd, const char *text) { put(fd, text, strlen(text)); }
+
+/* Decimal digits of v, written backwards from end; returns the first digit. */
+static char *digits_of(uint64_t v, char *end)
+{
+    do {
+        *--end = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v != 0u);
+    return end;
+}
+
+/* A line builder over a caller's buffer. */
+struct line {
+    char *buf;
+    size_t len;
+    size_t cap;
+};
+
+static void add(struct line *l, const char *text)
+{
+    while (*text != '\0' && l->len < l->cap) {
+        l->buf[l->len++] = *text++;
+    }
+}
+
+static void add_u64(struct line *l, uint64_t v)
+{
+    char digits[24];
+    char *end = digits + sizeof digits - 1u;
+    *end = '\0';
+    add(l, digits_of(v, end));
+}
+
+/* num / den with two decimals. */
+static void add_ratio(struct line *l, uint64_t num, uint64_t den)
+{
+    if (den == 0u) {
+        add(l, "-");
+        return;
+    }
+    uint64_t hundredths = (num * 100u + den / 2u) / den;
+    add_u64(l, hundredths / 100u);
+    char frac[4] = {'.', (char)('0' + (int)(hundredths / 10u % 10u)), (char)('0' + (int)(hundredths % 10u)),
+                    '\0'};
+    add(l, frac);
+}
+
+/* ---- the environment ------------------------------------------------------------------ */
+
+/* Before libc has set environ up (the loader's own early calls), the process's
+ * initial environment is read from /proc/self/environ into this buffer. */
+static char proc_env[32768];
+static size_t proc_env_len;
+static bool proc_env_read;
+
+static const char *match(const char *entry, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(entry, name, n) == 0 && entry[n] == '=' ? entry + n + 1 : NULL;
+}
+
+static const char *env(const char *name)
+{
+    if (environ != NULL) {
+        for (char **e = environ; *e != NULL; e++) {
+            const char *v = match(*e, name);
+            if (v != NULL) {
+                return v;
+            }
+        }
+        return NULL;
+    }
+    if (!proc_env_read) {
+        proc_env_read = true;
+        int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t n;
+            while (proc_env_len < sizeof proc_env - 1u &&
+                   (n = read(fd, proc_env + proc_env_len, sizeof proc_env - 1u - proc_env_len)) > 0) {
+                proc_env_len += (size_t)n;
+            }
+            close(fd);
+        }
+        proc_env[proc_env_len] = '\0';
+    }
+    for (size_t at = 0; at < proc_env_len; at += strlen(proc_env + at) + 1u) {
+        const char *v = match(proc_env + at, name);
+        if (v != NULL) {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static size_t env_size(const char *name, size_t fallback)
+{
+    const char *v = env(name);
+    if (v == NULL || *v < '0' || *v > '9') {
+        return fallback;
+    }
+    size_t n = 0;
+    for (; *v >= '0' && *v <= '9'; v++) {
+        if (n > SIZE_MAX / 10u - 1u) {
+            return fallback;
+        }
+        n = n * 10u + (size_t)(*v - '0');
+    }
+    return n;
+}
+
+/* ---- bookkeeping for the statistics and the trace ------------------------------------- *
+ *
+ * With STOW_HEAP_STATS or STOW_HEAP_TRACE set, a side table (one entry per
+ * STOW_HEAP_ALIGN bytes of storage, mapped like the storage, touched only where
+ * blocks start) keeps each live block's id and requested size. */
+struct slot {
+    uint32_t id;
+    uint32_t size; /* requested bytes, saturated at UINT32_MAX */
+};
+static struct slot *slots;
+static uint64_t live_requested;
+static uint64_t peak_requested;
+static size_t footprint; /* see the header comment */
+static uint32_t next_id = 1u;
+
+static int trace_fd = -1;
+static char trace_buf[65536];
+static size_t trace_len;
+static bool exiting; /* after the destructor: write each line at once */
+
+static void trace_flush(void)
+{
+    if (trace_fd >= 0 && trace_len > 0u) {
+        put(trace_fd, trace_buf, trace_len);
+    }
+    trace_len = 0u;
+}
+
+static void trace_line(char op, uint32_t id, uint64_t size, uint64_t arg)
+{
+    if (trace_fd < 0) {
+        return;
+    }
+    char text[80];
+    struct line l = {text, 0u, sizeof text};
+    char opname[4] = {op, ' ', '\0', '\0'};
+    add(&l, opname);
+    add_u64(&l, id);
+    add(&l, " ");
+    add_u64(&l, size);
+    add(&l, " ");
+    add_u64(&l, arg);
+    add(&l, "\n");
+    if (trace_len + l.len > sizeof trace_buf) {
+        trace_flush();
+    }
+    memcpy(trace_buf + trace_len, text, l.len);
+    trace_len += l.len;
+    if (exiting) {
+        trace_flush();
+    }
+}
+
+static struct slot *slot_of(const void *p)
+{
+    return &slots[(size_t)((const unsigned char *)p - heap_lo) / STOW_HEAP_ALIGN];
+}
+
+/* A block p was handed out for a request of size bytes; returns its id. */
+static uint32_t note_alloc(void *p, size_t size)
+{
+    if (slots == NULL) {
+        return 0u;
+    }
+    uint32_t id = next_id++;
+    if (next_id == 0u) {
+        next_id = 1u;
+    }
+    struct slot *s = slot_of(p);
+    s->id = id;
+    s->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+    live_requested += s->size;
+    if (live_requested > peak_requested) {
+        peak_requested = live_requested;
+    }
+    size_t end = (size_t)((unsigned char *)p - heap_lo) + stow_heap_usable_size(&heap, p);
+    if (end > footprint) {
+        footprint = end;
+    }
+    return id;
+}
+
+/* Block p is given back (freed, or moved by realloc); returns its id. */
+static uint32_t note_free(const void *p)
+{
+    if (slots == NULL) {
+        return 0u;
+    }
+    struct slot *s = slot_of(p);
+    live_requested -= s->size;
+    return s->id;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static void *map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void open_trace(const char *name)
+{
+    char path[4096];
+    struct line l = {path, 0u, sizeof path - 1u};
+    for (const char *c = name; *c != '\0'; c++) {
+        if (c[0] == '%' && c[1] == 'p') {
+            add_u64(&l, (uint64_t)getpid());
+            c++;
+        } else {
+            char one[2] = {*c, '\0'};
+            add(&l, one);
+        }
+    }
+    path[l.len] = '\0';
+    trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (trace_fd < 0) {
+        put_str(STDERR_FILENO, "stow_malloc: cannot open the trace file; not tracing\n");
+        return;
+    }
+    static const char head[] = "# stow trace 1: op id size arg\n";
+    put(trace_fd, head, sizeof head - 1u);
+}
+
+/* Called with the lock held. True when the heap is ready. */
+static bool ready(void)
+{
+    if (state != 0) {
+        return state > 0;
+    }
+    state = -1;
+    size_t mb = env_size("STOW_HEAP_MB", STOW_MALLOC_DEFAULT_MB);
+    if (mb == 0u || mb > SIZE_MAX / (1024u * 1024u)) {
+        mb = STOW_MALLOC_DEFAULT_MB;
+    }
+    heap_bytes = mb * 1024u * 1024u;
+    const char *stats = env("STOW_HEAP_STATS");
+    want_stats = stats != NULL && stats[0] != '\0' && strcmp(stats, "0") != 0;
+    const char *trace = env("STOW_HEAP_TRACE");
+    if (want_stats) {
+        int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 900);
+        if (fd < 0) {
+            fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+        }
+        stats_fd = fd >= 0 ? fd : STDERR_FILENO;
+    }
+    heap_lo = map(heap_bytes);
+    if (heap_lo == NULL || !stow_heap_init(&heap, heap_lo, heap_bytes)) {
+        put_str(STDERR_FILENO, "stow_malloc: cannot map the heap's storage (STOW_HEAP_MB); every "
+                               "allocation will fail\n");
+        return false;
+    }
+    heap_hi = heap_lo + heap_bytes;
+    if (want_stats || (trace != NULL && trace[0] != '\0')) {
+        slots = map(heap_bytes / STOW_HEAP_ALIGN * sizeof(struct slot));
+        if (slots == NULL) {
+            put_str(STDERR_FILENO, "stow_malloc: no room for the statistics' side table\n");
+        } else if (trace != NULL && trace[0] != '\0') {
+            open_trace(trace);
+        }
+    }
+    state = 1;
+    return true;
+}
+
+static bool ours(const void *p)
+{
+    return (const unsigned char *)p >= heap_lo && (const unsigned char *)p < heap_hi;
+}
+
+/* ---- the port the heap needs ---------------------------------------------------------------- */
+
+void stow_port_assert_failed(const char *expr, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    put_str(STDERR_FILENO, "stow_malloc: contract violation: ");
+    put_str(STDERR_FILENO, expr);
+    put_str(STDERR_FILENO, "\n");
+    /* abort() may run a signal handler that allocates: let it. */
+    pthread_mutex_unlock(&lock);
+    abort();
+}
+
+/* Only the heap's _isr variants call these, and this library does not. */
+uint32_t stow_port_critical_enter(void)
+{
+    pthread_mutex_lock(&lock);
+    return 0u;
+}
+
+void stow_port_critical_exit(uint32_t s)
+{
+    (void)s;
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- the calls ----------------------------------------------------------------------------- */
+
+static void *alloc_locked(char op, size_t size, size_t align, uint64_t arg)
+{
+    calls++;
+    if (!ready()) {
+        return NULL;
+    }
+    void *p;
+    if (op == 'c') {
+        p = stow_heap_calloc(&heap, arg, size);
+        size = size * (arg != 0u ? arg : 1u); /* no overflow: calloc checked */
+    } else if (align > STOW_HEAP_ALIGN) {
+        p = stow_heap_alloc_aligned(&heap, size, align);
+    } else {
+        p = stow_heap_alloc(&heap, size);
+    }
+    uint32_t id = p != NULL ? note_alloc(p, size) : 0u;
+    trace_line(op, id, size, op == 'a' ? align : arg);
+    return p;
+}
+
+static void *alloc(char op, size_t size, size_t align, uint64_t arg)
+{
+    pthread_mutex_lock(&lock);
+    void *p = alloc_locked(op, size, align, arg);
+    pthread_mutex_unlock(&lock);
+    if (p == NULL) {
+        errno = ENOMEM;
+    }
+    return p;
+}
+
+EXPORT void *malloc(size_t size) { return alloc('m', size, 0u, 0u); }
+
+EXPORT void *calloc(size_t n, size_t size)
+{
+    if (size != 0u && n > SIZE_MAX / size) {
+        pthread_mutex_lock(&lock);
+        calls++;
+        if (ready()) {
+            (void)stow_heap_calloc(&heap, n, size); /* refused: counts the fail */
+            trace_line('c', 0u, SIZE_MAX, n);
+        }
+        pthread_mutex_unlock(&lock);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return alloc('c', size, 0u, n);
+}
+
+EXPORT void free(void *p)
+{
+    if (p == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    calls++;
+    if (state > 0 && ours(p)) {
+        stow_heap_free(&heap, p); /* a violation aborts in the hook */
+        uint32_t id = note_free(p);
+        trace_line('f', id, 0u, 0u);
+    } else {
+        foreign_frees++;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+EXPORT void *realloc(void *p, size_t size)
+{
+    if (p == NULL) {
+        return alloc('m', size, 0u, 0u);
+    }
+    if (size == 0u) { /* glibc: realloc(p, 0) frees p */
+        free(p);
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    calls++;
+    if (state <= 0 || !ours(p)) {
+        pthread_mutex_unlock(&lock);
+        put_str(STDERR_FILENO, "stow_malloc: realloc of a pointer the heap did not give (allocated "
+                               "before libstow_malloc took over?): its size is unknown\n");
+        abort();
+    }
+    void *q = stow_heap_realloc(&heap, p, size);
+    uint32_t id = 0u;
+    if (q != NULL) {
+        uint32_t old = note_free(p);
+        id = note_alloc(q, size);
+        trace_line('r', id, size, old);
+    } else {
+        trace_line('r', 0u, size, slots != NULL ? slot_of(p)->id : 0u);
+    }
+    pthread_mutex_unlock(&lock);
+    if (q == NULL) {
+        errno = ENOMEM;
+    }
+    return q;
+}
+
+EXPORT void *reallocarray(void *p, size_t n, size_t size)
+{
+    if (size != 0u && n > SIZE_MAX / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(p, n * size);
+}
+
+static bool pow2(size_t a) { return a != 0u && (a & (a - 1u)) == 0u; }
+
+EXPORT void *memalign(size_t align, size_t size)
+{
+    if (align > SIZE_MAX / 2u + 1u) {
+        errno = EINVAL;
+        return NULL;
+    }
+    size_t a = 1u;
+    while (a < align) {
+        a <<= 1;
+    }
+    return alloc('a', size, a, 0u);
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+    if (!pow2(align)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    return alloc('a', size, align, 0u);
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+    if (!pow2(align) || align % sizeof(void *) != 0u) {
+        return EINVAL;
+    }
+    int saved = errno;
+    void *p = alloc('a', size, align, 0u);
+    errno = saved;
+    if (p == NULL) {
+        return ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+static size_t page_size(void)
+{
+    long n = sysconf(_SC_PAGESIZE);
+    return n > 0 ? (size_t)n : 4096u;
+}
+
+EXPORT void *valloc(size_t size) { return alloc('a', size, page_size(), 0u); }
+
+EXPORT void *pvalloc(size_t size)
+{
+    size_t page = page_size();
+    if (size > SIZE_MAX - page) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t rounded = size == 0u ? page : (size + page - 1u) & ~(page - 1u);
+    return alloc('a', rounded, page, 0u);
+}
+
+EXPORT size_t malloc_usable_size(void *p)
+{
+    if (p == NULL) {
+        return 0u;
+    }
+    pthread_mutex_lock(&lock);
+    size_t n = state > 0 && ours(p) ? stow_heap_usable_size(&heap, p) : 0u;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+/* ---- fork and exit ------------------------------------------------------------------------ */
+
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+static void fork_child(void)
+{
+    trace_fd = -1; /* the parent's file and buffer */
+    trace_len = 0u;
+    pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void stow_malloc_start(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+__attribute__((destructor)) static void stow_malloc_end(void)
+{
+    pthread_mutex_lock(&lock);
+    trace_flush();
+    exiting = true;
+    if (state == 0) { /* a program that never allocated still gets its stats, if asked */
+        const char *stats = env("STOW_HEAP_STATS");
+        if (stats != NULL && stats[0] != '\0' && strcmp(stats, "0") != 0) {
+            (void)ready();
+        }
+    }
+    if (!want_stats || state <= 0) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    stow_stats_t st;
+    stow_heap_stats(&heap, &st);
+    bool ok = stow_heap_check(&heap);
+    char text[512];
+    struct line l = {text, 0u, sizeof text};
+    add(&l, "stow_malloc: heap ");
+    add_u64(&l, heap_bytes);
+    add(&l, " bytes: capacity ");
+    add_u64(&l, st.capacity);
+    add(&l, ", used ");
+    add_u64(&l, st.used);
+    add(&l, ", peak ");
+    add_u64(&l, st.peak);
+    add(&l, ", fails ");
+    add_u64(&l, st.fails);
+    add(&l, "; calls ");
+    add_u64(&l, calls);
+    add(&l, ", foreign frees ");
+    add_u64(&l, foreign_frees);
+    add(&l, "\n");
+    if (slots != NULL) {
+        add(&l, "stow_malloc: requested bytes: live ");
+        add_u64(&l, live_requested);
+        add(&l, ", peak ");
+        add_u64(&l, peak_requested);
+        add(&l, "; footprint ");
+        add_u64(&l, footprint);
+        add(&l, "; peak / peak requested ");
+        add_ratio(&l, st.peak, peak_requested);
+        add(&l, ", footprint / peak requested ");
+        add_ratio(&l, footprint, peak_requested);
+        add(&l, "\n");
+    }
+    add(&l, ok ? "stow_malloc: check ok\n" : "stow_malloc: check FAILED\n");
+    pthread_mutex_unlock(&lock);
+    put(stats_fd, text, l.len);
+}

@@ -168,7 +168,7 @@ all: tools-all
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=] [STOW_CHECK_LEVEL=1]
 #              [STOW_HANDLE_INDEX_BITS=16] [STOW_GENERATION_OVERFLOW=WRAP|RETIRE]
-#   $(PREFIX)/include/stow/*.h
+#   $(PREFIX)/include/stow/*.h, stow.hpp
 #   $(PREFIX)/lib/libstow.a                  host: lib/ and the POSIX port (link -pthread)
 #   $(PREFIX)/lib/stow/cortex-m0/libstow.a   lib/ and the Cortex-M library port (PRIMASK
 #   $(PREFIX)/lib/stow/cortex-m4/libstow.a   critical sections, assert hook); -mthumb, soft float
@@ -225,7 +225,7 @@ install: $(foreach t,$(INSTALL_TARGETS),$(INSTALL_OBJ)/$(t)/libstow.a)
 	$(Q)d='$(DESTDIR)$(PREFIX)'; \
 	install -d "$$d/include/stow" "$$d/lib/pkgconfig" "$$d/share/stow/linker" \
 	    "$$d/share/stow/targets/cortex-m" && \
-	install -m 644 lib/include/stow/*.h "$$d/include/stow/" && \
+	install -m 644 lib/include/stow/*.h lib/include/stow/*.hpp "$$d/include/stow/" && \
 	install -m 644 $(INSTALL_OBJ)/host/libstow.a "$$d/lib/libstow.a" && \
 	for t in cortex-m0 cortex-m4; do \
 	    install -d "$$d/lib/stow/$$t" && \
@@ -903,6 +903,9 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 	done
 	@touch $@
 	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"
+
+# ---- the C++ layer (stow/stow.hpp): its tests, example and cost table
+include tests/cxx/rules.mk
 
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # stow - freestanding C11 allocator kit.
 #
 #   make                      the library for the host and for Cortex-M0 and M4

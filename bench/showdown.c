@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* showdown.c - seed 004's "performance showdown", reproduced with stow's containers.
  *
  * Four workload sets, as the seed defines them (allocations N, frees F, update

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # showdown.gp - draws seed 004's showdown (bench/showdown.c's data file) as one PNG:
 # a row of three bar charts per workload set (alloc/free, churn, iteration), one
 # bar per design, milliseconds on a log scale (the naive pool is 1000x slower).

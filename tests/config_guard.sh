@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # config_guard.sh DIR CC FLAGS... - the link-time configuration check (config.h).
 # Builds lib/ with the default options, then links tests/config_guard/user.c
 # against it with options that match (it must link) and with each option that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_genpool.c - every clause of stow/genpool.h, on the host and on every board.
  *
  * Generation overflow is tested for real: with the default 16 index bits a slot is

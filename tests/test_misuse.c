@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_misuse.c - cells of the bad-input matrix (README) that the module suites
  * leave open: misuse whose documented answer is a runtime result ("false,
  * nothing changes, no fail counted") rather than a contract violation, checked

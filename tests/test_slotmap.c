@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_slotmap.c - every clause of stow/slotmap.h, on the host and on every board. */
 #include "harness.h"
 

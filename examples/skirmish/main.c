@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skirmish - a game tick on a Cortex-M4, with every container of stow at work.
  *
  *   enemies   genpool  items that stay put; missiles hold their handles, and a

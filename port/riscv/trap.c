@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/trap.c - trap reporter of the RISC-V port, for test, benchmark and
  * demo images.
  *

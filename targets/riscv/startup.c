@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* targets/riscv/startup.c - reset code for every RISC-V board (machine mode,
  * one hart, no firmware underneath: QEMU's -bios none, or the board's mask ROM
  * jumping to flash).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* user.c - a program built with whatever options config_guard.sh passes, linked
  * against a library built with the defaults. One container from a DEFINE, one
  * from init (CONFIG_GUARD_INIT_ONLY leaves out the DEFINE), and the port's six

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_manifests.py ROOT - validates the build manifests for the tools that do not
 run here: PlatformIO's library.json and the Zephyr module (zephyr/module.yml,
 zephyr/CMakeLists.txt, zephyr/Kconfig, port/zephyr/port.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/config.h - every compile-time option of stow, with its default.
  *
  * Set options with -D on the command line, or put them in a header of your own

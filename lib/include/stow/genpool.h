@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/genpool.h - generational arena: items that stay put, handles that know when
  * their item is gone.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/packed.h - a packed array: items always contiguous, removal by swap-and-pop.
  *
  * The items live at positions [0, count) with no holes, so the update loop is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/pool.h - fixed-size blocks with an intrusive free list.
  *
  * A pool hands out blocks of one size from a static array and takes them back

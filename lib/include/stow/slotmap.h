@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/slotmap.h - packed items behind generational handles, with deferred destruction.
  *
  * A slot map keeps its items packed in one array, [0, count), so that updating

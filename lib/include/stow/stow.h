@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow.h - everything in stow, in one include.
  *
  * stow is a freestanding C11 allocator kit for firmware and game engines: static,

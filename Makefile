@@ -407,6 +407,12 @@ $(BUILD)/test/manifests/result: FORCE
 	@tests/run.sh manifests $(@D) python3 tests/consumers/check_manifests.py '$(CURDIR)'
 HOST_RESULTS += $(BUILD)/test/manifests/result
 
+# Every source, header, linker script, script and build file starts with its SPDX
+# license line (tests/spdx.sh says which comment style each kind of file takes).
+$(BUILD)/test/spdx/result: tests/spdx.sh FORCE
+	@tests/run.sh spdx $(@D) tests/spdx.sh $(@D)
+HOST_RESULTS += $(BUILD)/test/spdx/result
+
 
 # ---- link tests
 # linker/stow.ld as an out-of-tree firmware for mps2-an386 meets it: with the

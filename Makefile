@@ -731,6 +731,9 @@ $(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O0,2)))
 # hart; the compiler uses none of them for -march=rv32emac.
 $(eval $(call RV_BOARD_TEST,riscv-virt,O2,1,-rv32e,-march=rv32emac -misa-spec=2.2 -mabi=ilp32e,\
     -cpu rv32$(comma)e=on$(comma)i=off$(comma)h=off))
+# Link-time optimisation, as on mps2-an386: library, port, trap reporter and
+# startup all go through -flto once.
+$(eval $(call RV_BOARD_TEST,riscv-virt,O2,1,-lto,$(riscv-virt_CFLAGS) -flto=auto))
 # Proof that a trap fails a RISC-V test run: a misaligned load, a load from no
 # memory and an illegal instruction, each in an image built like the test images
 # (targets/riscv/trap_check.c), must end with the trap report and status 2.

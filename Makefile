@@ -383,6 +383,15 @@ $(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_
 	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
 HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
 
+# DEFINE'd storage is NOBITS everywhere: a program with about 49 MiB of DEFINE'd
+# containers stays a small executable (gcc, clang, g++, gcc -m32, STOW_SECTIONS=0),
+# and on Cortex-M4 and rv32imac a small flash image, with the toolchain's default
+# linker script and with stow's (tests/nobits.sh: readelf, nm, file sizes).
+$(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c $(LIB_DEPS) $(HOST_PORT) \
+        linker/cortex-m.ld linker/riscv.ld linker/stow.ld FORCE
+	@tests/run.sh nobits $(@D) tests/nobits.sh $(abspath $(@D))/work
+HOST_RESULTS += $(BUILD)/test/nobits/result
+
 # ---------------------------------------------------------------- consumers
 # Projects that use stow the way a user's would, each a fixed list of steps that
 # print "ok"/"FAIL" and end "N passed, N failed" (tests/consumers/common.sh):

@@ -172,8 +172,9 @@ struct stow_genpool {
  * written or read.
  * Returns false, changing nothing, if buf is NULL, not aligned to
  * STOW_GENPOOL_BUF_ALIGN(item_align) or smaller than STOW_GENPOOL_BYTES(item_size,
- * item_align, capacity); if item_size or capacity is 0, capacity is above
- * STOW_HANDLE_MAX_CAPACITY, or the items would take 4 GiB or more.
+ * item_align, capacity); if item_size (stow/stow.h: size 0) or capacity is 0,
+ * capacity is above STOW_HANDLE_MAX_CAPACITY, or the items would take 4 GiB or
+ * more.
  * Contract violation: g is NULL; item_align is neither 0 nor a power of two. */
 bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity) STOW__GUARDED(stow_genpool_init);

@@ -104,7 +104,8 @@ struct stow_packed {
  * buf needs STOW_PACKED_BYTES(item_size, item_align, capacity) bytes aligned to
  * item_align; it need not be zeroed. O(1).
  * Returns false, changing nothing, if buf is NULL, misaligned or too small,
- * item_size or capacity is 0, or the size computation overflows.
+ * item_size (stow/stow.h: size 0) or capacity is 0, or the size computation
+ * overflows.
  * Contract violation: a is NULL; item_align is not 0 or a power of two. */
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
                       size_t item_align, uint32_t capacity) STOW__GUARDED(stow_packed_init);

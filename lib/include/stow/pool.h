@@ -171,7 +171,9 @@ struct stow_pool {
 
 /* Makes *p an empty pool of capacity blocks of block_size bytes aligned to
  * block_align (0: STOW_DEFAULT_ALIGN) over buf. Writes nothing into buf. O(1).
- * block_size 0 gives pointer-sized blocks. Statistics start at zero.
+ * block_size 0 gives pointer-sized blocks (the rule for size 0, stow/stow.h: the
+ * smallest block a pool has, since a free block holds the free-list link).
+ * Statistics start at zero.
  * Returns false, changing nothing, if buf is NULL, capacity is 0, buf is not
  * aligned to STOW_POOL_BLOCK_ALIGN(block_align), or buf_size is below
  * STOW_POOL_BYTES(block_size, block_align, capacity) or that size overflows.

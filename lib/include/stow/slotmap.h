@@ -190,8 +190,8 @@ struct stow_slotmap {
  * STOW_SLOTMAP_BYTES(item_size, item_align, capacity) bytes aligned to
  * STOW_SLOTMAP_ALIGN(item_align); it need not be zeroed. O(1).
  * Returns false, changing nothing, if buf is NULL, misaligned or smaller than
- * that, item_size is 0, capacity is 0 or above STOW_HANDLE_MAX_CAPACITY, or the
- * size computation overflows.
+ * that, item_size is 0 (stow/stow.h: size 0), capacity is 0 or above
+ * STOW_HANDLE_MAX_CAPACITY, or the size computation overflows.
  * Contract violation: m is NULL; item_align is not 0 or a power of two. */
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity) STOW__GUARDED(stow_slotmap_init);

@@ -99,8 +99,9 @@ typedef struct {
  * its storage, aligned to STOW_DEFAULT_ALIGN and placed in the NOBITS section
  * .bss.stow.arena.<name> (see linker/stow.ld). No init call; the storage need not
  * be zeroed. STOW_ARENA_DEFINE_STATIC makes `name` file-local. Inside a C++ class
- * a DEFINE is a compile error whose text points to the C++ layer (stow/stow.hpp),
- * whose containers hold their storage inside the object. */
+ * a DEFINE is a compile error whose text points to the C++ layer (stow/stow.hpp,
+ * in a later release), whose containers hold their storage inside the object;
+ * until then see config.h, STOW__FILE_SCOPE_ONLY. */
 #define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(STOW__CONSTINIT, name, bytes)
 #define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static STOW__CONSTINIT, name, bytes)
 

@@ -221,8 +221,10 @@ STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be
  * declares nothing that matters; inside a C++ class it is an error ("storage
  * class specified for ...") whose text names the fix: a DEFINE makes one static
  * container, which a class member cannot be; give a class its containers with
- * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
- * object. */
+ * the C++ layer (stow/stow.hpp, in a later release), whose containers hold their
+ * storage inside the object. Until it exists: DEFINE the container at namespace
+ * scope (STOW_*_DEFINE_STATIC in the class's .cpp file) and give the class a
+ * pointer or a reference to it. */
 #define STOW__FILE_SCOPE_ONLY \
     extern int stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp
 

@@ -159,8 +159,9 @@ struct stow_genpool {
  * file; in C++20 the DEFINE declares it `constinit`, which makes the compiler
  * prove it. Inside a C++ class a DEFINE is a compile error (the message names
  * stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp): a class
- * gets its containers from the C++ layer, stow/stow.hpp, whose containers hold
- * their storage inside the object. */
+ * gets its containers from the C++ layer (stow/stow.hpp, in a later release),
+ * whose containers hold their storage inside the object; until then see config.h,
+ * STOW__FILE_SCOPE_ONLY. */
 #define STOW_GENPOOL_DEFINE(name, T, capacity) \
     STOW__GENPOOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) \

@@ -83,7 +83,8 @@ struct stow_packed {
  * the NOBITS section .bss.stow.packed.<name>. No init call; the storage need not
  * be zeroed. STOW_PACKED_DEFINE_STATIC makes `name` file-local. Inside a C++
  * class a DEFINE is a compile error whose text points to the C++ layer
- * (stow/stow.hpp), whose containers hold their storage inside the object. */
+ * (stow/stow.hpp, in a later release), whose containers hold their storage inside
+ * the object; until then see config.h, STOW__FILE_SCOPE_ONLY. */
 #define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 

@@ -158,8 +158,8 @@ struct stow_pool {
  * and placed in the NOBITS section .bss.stow.pool.<name> (see linker/stow.ld). No
  * init call; the storage need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name`
  * file-local. Inside a C++ class a DEFINE is a compile error whose text points to
- * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
- * object. */
+ * the C++ layer (stow/stow.hpp, in a later release), whose containers hold their
+ * storage inside the object; until then see config.h, STOW__FILE_SCOPE_ONLY. */
 #define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 

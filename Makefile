@@ -6,8 +6,8 @@
 #   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
-#                             and RV32IMAC, callgrind on the host) and seed 004's
-#                             showdown on the host
+#                             and RV32IMAC, callgrind on the host) and the showdown of
+#                             pool designs (a published comparison) on the host
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -536,7 +536,7 @@ check-freestanding:
 #   clang-tidy (bugprone-*, cert-*, clang-analyzer-*, misc-*, headers included):
 #     lib/ and the host port. Disabled: bugprone-easily-swappable-parameters,
 #     because the public signatures (init(obj, buf, buf_size, size, align,
-#     capacity) and the like) are fixed by DESIGN.md.
+#     capacity) and the like) are the public API's.
 #   gcc -fanalyzer: lib/ and the host port; arm-none-eabi-gcc -fanalyzer: lib/ and
 #     the Cortex-M port, for Cortex-M0 and M4.
 CPPCHECK := cppcheck --enable=warning,style,portability,performance --std=c11 --inline-suppr \
@@ -601,8 +601,9 @@ demo: tools-demo
 
 # ---------------------------------------------------------------- bench, size
 # make bench: instructions per operation (QEMU -icount on BENCH_BOARDS, callgrind
-# on the host) as one table with a column per core and check level, then seed
-# 004's showdown timed on the host, and its chart where gnuplot is installed.
+# on the host) as one table with a column per core and check level, then the
+# showdown of pool designs (bench/showdown.c) timed on the host, and its chart
+# where gnuplot is installed.
 # Everything lands in $(BUILD)/bench/; the chart in bench/out/showdown.png.
 BENCH_BOARDS := microbit mps2-an386 mps2-an505
 BENCH_LEVELS := 0 1

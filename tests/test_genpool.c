@@ -269,8 +269,9 @@ TEST(genpool_block_store_remove_block)
     CHECK(stow_genpool_check(&gp));
 }
 
-/* flush: after clear() the old handles find nothing (the seed panics; here get()
- * says NULL), and new inserts work under handles none of the old ones match. */
+/* flush: after clear() the old handles find nothing (a versioned block store
+ * panics; here get() says NULL), and new inserts work under handles none of the
+ * old ones match. */
 TEST(genpool_block_store_flush)
 {
     CHECK_CALL(fresh(1, 1, 10));
@@ -297,7 +298,7 @@ TEST(genpool_block_store_flush)
     CHECK(stow_genpool_check(&gp));
 }
 
-/* exceed_allocated_reserve: the insert past the capacity is refused (the seed
+/* exceed_allocated_reserve: the insert past the capacity is refused (a block store
  * panics; here a null handle and a counted fail), and nothing changes. */
 TEST(genpool_block_store_exceed_capacity)
 {

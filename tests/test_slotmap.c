@@ -183,9 +183,9 @@ TEST(slotmap_init_refuses_bad_buffers)
     CHECK_BYTES_EQ(&before, &m, sizeof m);
 }
 
-/* Seed 004, act 6: A, B, C; free B; C moves into B's place and its handle still
+/* Swap-and-pop by handle: A, B, C; free B; C moves into B's place and its handle still
  * finds it; a handle to a freed slot is refused after the slot is reused. */
-TEST(slotmap_seed004_walkthrough)
+TEST(slotmap_swap_and_pop_walkthrough)
 {
     stow_slotmap_t *m = &test_slotmap_small;
     stow_slotmap_clear(m);
@@ -220,7 +220,8 @@ TEST(slotmap_seed004_walkthrough)
     stow_slotmap_clear(m);
 }
 
-/* Seed 003's example, with fixed char arrays for the strings. */
+/* Deferred destruction, the classic example (objects marked dead during a frame,
+ * reaped together by refresh), with fixed char arrays for the strings. */
 static uint32_t destroyed_calls;
 static void count_destroy(void *item, void *ctx)
 {
@@ -230,7 +231,7 @@ static void count_destroy(void *item, void *ctx)
     }
 }
 
-TEST(slotmap_seed003_deferred_destruction)
+TEST(slotmap_deferred_destruction_walkthrough)
 {
     stow_slotmap_t *m = &test_slotmap_words;
     CHECK_EQ(stow_slotmap_count(m), 0);
@@ -1298,8 +1299,8 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_defined_is_ready_without_init);
     RUN(slotmap_bytes_and_overhead);
     RUN(slotmap_init_refuses_bad_buffers);
-    RUN(slotmap_seed004_walkthrough);
-    RUN(slotmap_seed003_deferred_destruction);
+    RUN(slotmap_swap_and_pop_walkthrough);
+    RUN(slotmap_deferred_destruction_walkthrough);
     RUN(slotmap_handles_are_refused_when_stale_null_or_never_issued);
     RUN(slotmap_never_used_words_are_never_trusted);
     RUN(slotmap_full_map_refuses_and_counts_fails);

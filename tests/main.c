@@ -7,9 +7,15 @@
  */
 #include "harness.h"
 
+/* harness.h includes stow/stow.h only: the version comes with it. */
+#if !defined(STOW_VERSION_MAJOR) || !defined(STOW_VERSION_MINOR) || !defined(STOW_VERSION_PATCH) || \
+    !defined(STOW_VERSION_STRING) || !defined(STOW_VERSION_AT_LEAST)
+#error "stow/stow.h must bring stow/version.h"
+#endif
+
 int main(void)
 {
-    stow_test_print("stow tests, check level ");
+    stow_test_print("stow " STOW_VERSION_STRING " tests, check level ");
     stow_test_print_u(STOW_CHECK_LEVEL);
     stow_test_print("\n");
 #define STOW_TEST_SUITE(name) stow_test_suite_##name();

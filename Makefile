@@ -821,6 +821,23 @@ $(BUILD)/demo/$(1)/%.elf: examples/%/main.c $(LIB_DEPS) $(RV_PORT_DEPS) targets/
 endef
 $(foreach b,$(RV_BOARDS),$(eval $(call RV_DEMO,$(b))))
 
+# make test runs the demos too, as `make demo` does, on the Cortex-M4 board and on
+# both RISC-V boards (tests/demo.sh: each demo checks its containers and exits 0).
+$(BUILD)/demo/mps2-an386/%.elf: examples/%/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $(mps2-an386_CFLAGS) $(INC) \
+	    $(CM_LINK) -Ltargets/mps2-an386 $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC) $< -lgcc -o $@
+# $(1) board, $(2) its QEMU
+define DEMO_TEST
+$(BUILD)/test/demo-$(1)/result: $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS)) tests/demo.sh FORCE
+	@tests/run.sh demo-$(1) $$(@D) tests/demo.sh "timeout 60 $(2) $($(1)_QEMU) $(QEMU_RUN) -kernel" \
+	    $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS))
+BOARD_RESULTS += $(BUILD)/test/demo-$(1)/result
+test-boards: $(BUILD)/test/demo-$(1)/result
+endef
+$(eval $(call DEMO_TEST,mps2-an386,$(QEMU)))
+$(foreach b,$(RV_BOARDS),$(eval $(call DEMO_TEST,$(b),$(RV_QEMU))))
+
 # make bench: instruction counts on riscv-virt (mcycle under -icount shift=0),
 # columns next to the Cortex-M ones.
 RV_BENCH_BOARDS := riscv-virt

@@ -422,6 +422,13 @@ $(BUILD)/test/spdx/result: tests/spdx.sh FORCE
 	@tests/run.sh spdx $(@D) tests/spdx.sh $(@D)
 HOST_RESULTS += $(BUILD)/test/spdx/result
 
+# `make` and `make demo` (also BOARD=riscv-virt) ask for their own tools and no
+# others: each passes its tool check with a PATH of only those, as a user who is
+# not root, and names the package of any one taken away (tests/tools.sh).
+$(BUILD)/test/tools/result: tests/tools.sh FORCE
+	@tests/run.sh tools $(@D) tests/tools.sh $(@D)/work $(MAKE)
+HOST_RESULTS += $(BUILD)/test/tools/result
+
 
 # ---- link tests
 # linker/stow.ld as an out-of-tree firmware for mps2-an386 meets it: with the

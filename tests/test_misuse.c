@@ -226,6 +226,7 @@ TEST(misuse_size_zero_is_the_smallest_unit_everywhere)
 
     uint32_t violations = stow_test_violations();
     stow_genpool_t g;
+    stow_test_fill(&g, 0u, sizeof g); /* its padding too: compared byte for byte */
     CHECK(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 8, 4, 8));
     save(&g, sizeof g);
     CHECK_FALSE(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 0, 4, 8));
@@ -233,6 +234,7 @@ TEST(misuse_size_zero_is_the_smallest_unit_everywhere)
     CHECK_CALL(check_unchanged(&g, sizeof g));
 
     stow_slotmap_t m;
+    stow_test_fill(&m, 0u, sizeof m); /* its padding too: compared byte for byte */
     CHECK(stow_slotmap_init(&m, misuse_buf, sizeof misuse_buf, 8, 4, 8));
     save(&m, sizeof m);
     CHECK_FALSE(stow_slotmap_init(&m, misuse_buf, sizeof misuse_buf, 0, 4, 8));
@@ -240,6 +242,7 @@ TEST(misuse_size_zero_is_the_smallest_unit_everywhere)
     CHECK_CALL(check_unchanged(&m, sizeof m));
 
     stow_packed_t k;
+    stow_test_fill(&k, 0u, sizeof k); /* its padding too: compared byte for byte */
     CHECK(stow_packed_init(&k, misuse_buf, sizeof misuse_buf, 8, 4, 8));
     save(&k, sizeof k);
     CHECK_FALSE(stow_packed_init(&k, misuse_buf, sizeof misuse_buf, 0, 4, 8));

@@ -1289,11 +1289,14 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
 
 /* ---------------------------------------------------------------- typed handles */
 
+/* As a header would: the item struct declared, not defined. */
+struct shared_thing;
+STOW_GENPOOL_DECLARE_TYPED(test_shared_things, struct shared_thing);
+/* As the one .c file that defines the pool would. */
 struct shared_thing {
     uint32_t id;
 };
-STOW_GENPOOL_DECLARE_TYPED(test_shared_things, struct shared_thing); /* as a header would */
-STOW_GENPOOL_DEFINE(test_shared_things, struct shared_thing, 3);      /* as one .c file would */
+STOW_GENPOOL_DEFINE(test_shared_things, struct shared_thing, 3);
 
 TEST(genpool_typed_wrappers_work_on_their_pool)
 {

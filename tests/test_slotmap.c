@@ -17,6 +17,15 @@ STOW_SLOTMAP_DEFINE_STATIC(test_slotmap_words, struct word4, 4);
 STOW_SLOTMAP_DEFINE_STATIC(test_slotmap_small, uint32_t, 3);
 STOW_SLOTMAP_DEFINE_TYPED_STATIC(test_missiles, struct thing, 4);
 STOW_SLOTMAP_DEFINE_TYPED(test_slotmap_enemies, uint16_t, 5);
+/* A typed map shared between files: what its header says, with the item struct
+ * declared, not defined... */
+struct shared_bullet;
+STOW_SLOTMAP_DECLARE_TYPED(test_shared_bullets, struct shared_bullet);
+/* ...and what the one .c file that defines it says. */
+struct shared_bullet {
+    uint32_t id;
+};
+STOW_SLOTMAP_DEFINE(test_shared_bullets, struct shared_bullet, 3);
 
 /* Random walks: larger on the host and the big boards, small on the micro:bit. */
 #if defined(STOW_TEST_RAM_KIB) && STOW_TEST_RAM_KIB < 64
@@ -662,6 +671,12 @@ TEST(slotmap_typed_wrappers)
     CHECK_NULL(test_slotmap_enemies_get(eh));
     CHECK(stow_slotmap_check(&test_missiles));
     CHECK(stow_slotmap_check(&test_slotmap_enemies));
+    struct shared_bullet b = {77u};
+    test_shared_bullets_handle_t bh = test_shared_bullets_insert(&b);
+    CHECK_EQ(test_shared_bullets_get(bh)->id, 77);
+    CHECK(test_shared_bullets_remove(bh));
+    CHECK_NULL(test_shared_bullets_get(bh));
+    CHECK(stow_slotmap_check(&test_shared_bullets));
 }
 
 /* ------------------------------------------------------------------ generations */

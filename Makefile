@@ -3,7 +3,7 @@
 #
 #   make                      the library for the host and for Cortex-M0 and M4
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
-#   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
+#   make demo                 the two demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host) and the showdown of

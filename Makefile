@@ -1,13 +1,14 @@
+# SPDX-License-Identifier: MIT
 # stow - freestanding C11 allocator kit.
 #
 #   make                      the library for the host and for Cortex-M0 and M4
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
-#   make demo                 the per-frame scratch firmware, under QEMU (mps2-an386;
+#   make demo                 the two demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
-#                             and RV32IMAC, callgrind on the host), seed 004's showdown
-#                             on the host, and recorded allocation traces replayed
-#                             (bench/replay.mk)
+#                             and RV32IMAC, callgrind on the host), the showdown of
+#                             pool designs (a published comparison) on the host, and
+#                             recorded allocation traces replayed (bench/replay.mk)
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -385,6 +386,15 @@ $(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_
 	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
 HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
 
+# DEFINE'd storage is NOBITS everywhere: a program with about 49 MiB of DEFINE'd
+# containers stays a small executable (gcc, clang, g++, gcc -m32, STOW_SECTIONS=0),
+# and on Cortex-M4 and rv32imac a small flash image, with the toolchain's default
+# linker script and with stow's (tests/nobits.sh: readelf, nm, file sizes).
+$(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c $(LIB_DEPS) $(HOST_PORT) \
+        linker/cortex-m.ld linker/riscv.ld linker/stow.ld FORCE
+	@tests/run.sh nobits $(@D) tests/nobits.sh $(abspath $(@D))/work
+HOST_RESULTS += $(BUILD)/test/nobits/result
+
 # ---------------------------------------------------------------- consumers
 # Projects that use stow the way a user's would, each a fixed list of steps that
 # print "ok"/"FAIL" and end "N passed, N failed" (tests/consumers/common.sh):
@@ -408,6 +418,19 @@ $(foreach c,$(CONSUMERS),$(eval $(call CONSUMER,$(c))))
 $(BUILD)/test/manifests/result: FORCE
 	@tests/run.sh manifests $(@D) python3 tests/consumers/check_manifests.py '$(CURDIR)'
 HOST_RESULTS += $(BUILD)/test/manifests/result
+
+# Every source, header, linker script, script and build file starts with its SPDX
+# license line (tests/spdx.sh says which comment style each kind of file takes).
+$(BUILD)/test/spdx/result: tests/spdx.sh FORCE
+	@tests/run.sh spdx $(@D) tests/spdx.sh $(@D)
+HOST_RESULTS += $(BUILD)/test/spdx/result
+
+# `make` and `make demo` (also BOARD=riscv-virt) ask for their own tools and no
+# others: each passes its tool check with a PATH of only those, as a user who is
+# not root, and names the package of any one taken away (tests/tools.sh).
+$(BUILD)/test/tools/result: tests/tools.sh FORCE
+	@tests/run.sh tools $(@D) tests/tools.sh $(@D)/work $(MAKE)
+HOST_RESULTS += $(BUILD)/test/tools/result
 
 
 # ---- link tests
@@ -523,7 +546,7 @@ check-freestanding:
 #   clang-tidy (bugprone-*, cert-*, clang-analyzer-*, misc-*, headers included):
 #     lib/ and the host port. Disabled: bugprone-easily-swappable-parameters,
 #     because the public signatures (init(obj, buf, buf_size, size, align,
-#     capacity) and the like) are fixed by DESIGN.md.
+#     capacity) and the like) are the public API's.
 #   gcc -fanalyzer: lib/ and the host port; arm-none-eabi-gcc -fanalyzer: lib/ and
 #     the Cortex-M port, for Cortex-M0 and M4.
 CPPCHECK := cppcheck --enable=warning,style,portability,performance --std=c11 --inline-suppr \
@@ -588,8 +611,9 @@ demo: tools-demo
 
 # ---------------------------------------------------------------- bench, size
 # make bench: instructions per operation (QEMU -icount on BENCH_BOARDS, callgrind
-# on the host) as one table with a column per core and check level, then seed
-# 004's showdown timed on the host, and its chart where gnuplot is installed.
+# on the host) as one table with a column per core and check level, then the
+# showdown of pool designs (bench/showdown.c) timed on the host, and its chart
+# where gnuplot is installed.
 # Everything lands in $(BUILD)/bench/; the chart in bench/out/showdown.png.
 BENCH_BOARDS := microbit mps2-an386 mps2-an505
 BENCH_LEVELS := 0 1
@@ -765,6 +789,9 @@ $(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O0,2)))
 # hart; the compiler uses none of them for -march=rv32emac.
 $(eval $(call RV_BOARD_TEST,riscv-virt,O2,1,-rv32e,-march=rv32emac -misa-spec=2.2 -mabi=ilp32e,\
     -cpu rv32$(comma)e=on$(comma)i=off$(comma)h=off))
+# Link-time optimisation, as on mps2-an386: library, port, trap reporter and
+# startup all go through -flto once.
+$(eval $(call RV_BOARD_TEST,riscv-virt,O2,1,-lto,$(riscv-virt_CFLAGS) -flto=auto))
 # Proof that a trap fails a RISC-V test run: a misaligned load, a load from no
 # memory and an illegal instruction, each in an image built like the test images
 # (targets/riscv/trap_check.c), must end with the trap report and status 2.
@@ -785,6 +812,18 @@ endef
 $(eval $(call RV_TRAP_CHECK,riscv-virt,1,misaligned,alignment check failed))
 $(eval $(call RV_TRAP_CHECK,sifive_e,2,access,load access fault))
 $(eval $(call RV_TRAP_CHECK,sifive_e,3,illegal,illegal instruction))
+# Costs the headers bound (tests/bounds/bounds.c): timed in instructions at two
+# sizes under -icount shift=0, where mcycle counts instructions exactly; a cost
+# that must grow linearly may grow at most twice as fast. Level 2, riscv-virt.
+$(BUILD)/test/bounds-riscv-virt-L2/bounds.elf: tests/bounds/bounds.c $(LIB_DEPS) $(RV_PORT_DEPS) \
+        targets/riscv-virt/board.mk targets/riscv-virt/memory.ld Makefile
+	@mkdir -p $(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(riscv-virt_CFLAGS) -DSTOW_CHECK_LEVEL=2 $(INC) \
+	    $(RV_LINK) -Ltargets/riscv-virt $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) $< -lgcc -o $@
+$(BUILD)/test/bounds-riscv-virt-L2/result: $(BUILD)/test/bounds-riscv-virt-L2/bounds.elf FORCE
+	@tests/run.sh bounds-riscv-virt-L2 $(@D) timeout 60 $(RV_QEMU) $(riscv-virt_QEMU) -icount shift=0 \
+	    $(QEMU_RUN) -kernel $<
+RV_BOARD_RESULTS += $(BUILD)/test/bounds-riscv-virt-L2/result
 BOARD_RESULTS += $(RV_BOARD_RESULTS)
 test-boards: $(RV_BOARD_RESULTS)
 
@@ -829,6 +868,23 @@ $(BUILD)/demo/$(1)/%.elf: examples/%/main.c $(LIB_DEPS) $(RV_PORT_DEPS) targets/
 	    $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) $$< -lgcc -o $$@
 endef
 $(foreach b,$(RV_BOARDS),$(eval $(call RV_DEMO,$(b))))
+
+# make test runs the demos too, as `make demo` does, on the Cortex-M4 board and on
+# both RISC-V boards (tests/demo.sh: each demo checks its containers and exits 0).
+$(BUILD)/demo/mps2-an386/%.elf: examples/%/main.c $(LIB_DEPS) $(CM_PORT_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $(mps2-an386_CFLAGS) $(INC) \
+	    $(CM_LINK) -Ltargets/mps2-an386 $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(LIB_SRC) $< -lgcc -o $@
+# $(1) board, $(2) its QEMU
+define DEMO_TEST
+$(BUILD)/test/demo-$(1)/result: $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS)) tests/demo.sh FORCE
+	@tests/run.sh demo-$(1) $$(@D) tests/demo.sh "timeout 60 $(2) $($(1)_QEMU) $(QEMU_RUN) -kernel" \
+	    $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS))
+BOARD_RESULTS += $(BUILD)/test/demo-$(1)/result
+test-boards: $(BUILD)/test/demo-$(1)/result
+endef
+$(eval $(call DEMO_TEST,mps2-an386,$(QEMU)))
+$(foreach b,$(RV_BOARDS),$(eval $(call DEMO_TEST,$(b),$(RV_QEMU))))
 
 # make bench: instruction counts on riscv-virt (mcycle under -icount shift=0),
 # columns next to the Cortex-M ones.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h - shared pieces of the per-operation instruction counts (bench/ops.c).
  *
  * Each module has a bench/ops_<module>.c that defines

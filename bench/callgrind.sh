@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # callgrind.sh PROGRAM DIR - instructions per operation on the host, counted by
 # valgrind's callgrind (see bench/bench.h).
 #

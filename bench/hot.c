@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hot.c - what a firmware links of each module for its everyday operations.
  *
  * bench/size.sh builds this file once per module (-DHOT_<module>, or -DHOT_all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops.c - instructions per stow operation: the row driver and main(). See bench.h.
  *
  * Target (STOW_BENCH_TARGET, under `qemu-system-arm -icount shift=0`): QEMU then

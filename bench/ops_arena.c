@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops_arena.c - instructions per arena operation; see bench.h. */
 #include "bench.h"
 

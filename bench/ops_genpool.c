@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops_genpool.c - instructions per genpool operation; see bench.h.
  *
  * Items of 8 bytes (a missile: damage and its target's handle), and of 32 bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops_packed.c - instructions per packed array operation; see bench.h.
  * Items are 16-byte particles (four words) unless a row says otherwise. */
 #include "bench.h"

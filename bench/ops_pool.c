@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops_pool.c - instructions per pool operation; see bench.h.
  *
  * A pool of BENCH_OPS 8-byte blocks. "never-used block": the first pass after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops_slotmap.c - instructions per slot map operation; see bench.h.
  *
  * Items are 16-byte particles (four words) unless a row says otherwise.

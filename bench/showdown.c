@@ -1,13 +1,15 @@
-/* showdown.c - seed 004's "performance showdown", reproduced with stow's containers.
+/* SPDX-License-Identifier: MIT */
+/* showdown.c - a published "performance showdown" of pool designs (a naive pool, a
+ * free-list pool, a packed array and a slot map), reproduced with stow's containers.
  *
- * Four workload sets, as the seed defines them (allocations N, frees F, update
+ * Four workload sets, as the article defines them (allocations N, frees F, update
  * passes I; then 500 frees and 500 allocations per frame for 1,000 frames), each
- * run through the seed's three phases with its particle:
+ * run through the article's three phases with its particle:
  *   alloc/free  N allocations, then F frees in a seeded shuffled order;
  *   churn       per frame, 500 live particles picked at random are freed, then
  *               500 allocated (all in one timed stretch per frame);
  *   iteration   every live particle updated, I times over.
- * Timed: the allocator calls (with the is_active bookkeeping that the seed's own
+ * Timed: the allocator calls (with the is_active bookkeeping that the article's own
  * PoolAlloc/PoolFree do) and the update loop. Not timed: picking victims, giving
  * new particles their position and velocity, keeping the driver's list of live
  * particles. Each timed stretch has the clock's own cost taken off (calibrated at
@@ -15,11 +17,11 @@
  * of a few microseconds.
  *
  * Designs, each with the calls a user of it would write:
- *   naive      the seed's naive pool, a bench-only baseline: allocation scans
+ *   naive      the article's naive pool, a bench-only baseline: allocation scans
  *              from the first slot for an inactive one (front-filling), up to the
  *              highest slot ever used, then bumps; iteration checks is_active in
  *              every slot up to there.
- *   stow_pool  the seed's free-list pool: stow_pool_alloc/free; iteration checks
+ *   stow_pool  the article's free-list pool: stow_pool_alloc/free; iteration checks
  *              is_active in every block of the pool (see pool_iterate for the
  *              blocks never handed out).
  *   packed     stow_packed_push / stow_packed_remove_at (swap-and-pop); a plain
@@ -35,8 +37,8 @@
  *
  * Each design runs every set RUNS times, the designs taking turns so that noise
  * from other processes spreads over all of them; the table gives the median of
- * each phase beside the seed's published figure (an M4 Pro laptop), and each
- * design's ratio to stow_pool in this run (the seed's ratios to its free list
+ * each phase beside the article's published figure (an M4 Pro laptop), and each
+ * design's ratio to stow_pool in this run (the article's ratios to its free list
  * beside them). `showdown FILE` also writes the medians to FILE, one block per
  * set, for gnuplot (bench/showdown.gp).
  *
@@ -65,12 +67,12 @@
 #error "showdown.c needs STOW_HANDLE_INDEX_BITS >= 17 (Set 3 has 100,000 particles)"
 #endif
 
-/* The seed's particle: its fields, with is_active moved from first to last. A
+/* The article's particle: its fields, with is_active moved from first to last. A
  * free stow_pool block keeps its free-list link in its first sizeof(void *) bytes
  * (pool.h: the pool has no per-block overhead, so the link has nowhere else to
- * go), where the seed's union puts position and velocity and keeps is_active
+ * go), where the article's union puts position and velocity and keeps is_active
  * outside. Last, the flag survives the link, so the pool's iteration can read it
- * in free blocks as the seed's does. Same size either way (24 bytes), and the
+ * in free blocks as the article's does. Same size either way (24 bytes), and the
  * other designs never look at the flag's position. Check level 2 would overwrite
  * the flag with poison (0xDD, not a valid bool): build at level 0 or 1. */
 typedef struct {
@@ -167,7 +169,7 @@ static void fail(const char *design, const char *what)
     exit(1);
 }
 
-/* The seed's naive pool. */
+/* The article's naive pool. */
 static particle_t naive_slots[MAX_ITEMS];
 static uint32_t naive_high; /* slots ever used */
 static inline void naive_setup(uint32_t capacity)
@@ -337,7 +339,7 @@ static inline void heap_iterate(void)
 typedef struct {
     const char *title;
     uint32_t allocs, frees, iterations;
-    double seed_ms[4][3]; /* naive, free list, packed, slot map x alloc/free, churn, iteration */
+    double article_ms[4][3]; /* naive, free list, packed, slot map x alloc/free, churn, iteration */
 } set_t;
 
 static const set_t sets[4] = {
@@ -472,12 +474,12 @@ RUNNER(heap, "malloc/free", pick_victims, HEAP_FREE, heap_sync, heap_release)
 typedef struct {
     const char *name;
     void (*run)(const set_t *s, double out[3]);
-    int seed_row; /* row of the seed's table, or -1 */
+    int article_row; /* row of the article's table, or -1 */
 } design_t;
 
 enum { NAIVE, POOL, PACKED, SLOTMAP, GENPOOL, HEAP, DESIGNS };
 static const design_t designs[DESIGNS] = {
-    {"Naive Pool (seed's, bench-only)", run_naive, 0},
+    {"Naive Pool (the article's, bench-only)", run_naive, 0},
     {"stow_pool (free list)", run_pool, 1},
     {"stow_packed (packed array)", run_packed, 2},
     {"stow_slotmap (slot map)", run_slotmap, 3},
@@ -487,24 +489,24 @@ static const design_t designs[DESIGNS] = {
 static const char *const short_name[DESIGNS] = {"naive", "stow_pool", "stow_packed",
                                                 "stow_slotmap", "stow_genpool", "malloc"};
 
-/* The targets stow set itself against the seed's ratios. */
+/* The targets stow set itself against the article's ratios. */
 static void print_targets(double median[4][DESIGNS][3])
 {
-    printf("\nTargets (ratios of medians in this run; the seed's in brackets):\n\n"
+    printf("\nTargets (ratios of medians in this run; the article's in brackets):\n\n"
            "| target | Set 1 | Set 2 | Set 3 | Set 4 | |\n|---|---:|---:|---:|---:|---|\n");
     bool met = true;
     printf("| slot map churn / stow_pool churn <= 2 |");
     for (int si = 0; si < 4; si++) {
         double r = median[si][SLOTMAP][1] / median[si][POOL][1];
         met = met && r <= 2.0;
-        printf(" %.2f [%.2f] |", r, sets[si].seed_ms[3][1] / sets[si].seed_ms[1][1]);
+        printf(" %.2f [%.2f] |", r, sets[si].article_ms[3][1] / sets[si].article_ms[1][1]);
     }
     printf(" %s |\n", met ? "met" : "**missed**");
-    const double *s4 = sets[3].seed_ms[1];
+    const double *s4 = sets[3].article_ms[1];
     for (int di = PACKED; di <= SLOTMAP; di++) {
         double r = median[3][POOL][2] / median[3][di][2];
         printf("| stow_pool iteration / %s iteration >= 15 | | | | %.1f [%.1f] | %s |\n",
-               short_name[di], r, s4[2] / sets[3].seed_ms[di == PACKED ? 2 : 3][2],
+               short_name[di], r, s4[2] / sets[3].article_ms[di == PACKED ? 2 : 3][2],
                r >= 15.0 ? "met" : "**missed**");
     }
 }
@@ -525,10 +527,10 @@ int main(int argc, char **argv)
                       "# design alloc_free churn iteration\n");
     }
     calibrate_clock();
-    printf("## Seed 004's showdown on this machine\n\n"
+    printf("## The showdown on this machine\n\n"
            "Milliseconds, median of %d runs (check level %d, gcc -O2), and in brackets the "
-           "ratio to stow_pool in the same run. Beside each, the seed's figure (M4 Pro laptop) "
-           "and its ratio to the seed's free-list pool. Clock cost per timed stretch, taken "
+           "ratio to stow_pool in the same run. Beside each, the article's figure (M4 Pro laptop) "
+           "and its ratio to the article's free-list pool. Clock cost per timed stretch, taken "
            "off: %.0f ns.\n",
            RUNS, STOW_CHECK_LEVEL, clock_cost_ms * 1e6);
     static double median[4][DESIGNS][3];
@@ -551,15 +553,15 @@ int main(int argc, char **argv)
             }
         }
         printf("\n### %s\n\n", s->title);
-        printf("| Design | Alloc/Free (ms) | seed | Churn (ms) | seed | Iteration (ms) | seed |\n"
+        printf("| Design | Alloc/Free (ms) | article | Churn (ms) | article | Iteration (ms) | article |\n"
                "|---|---:|---:|---:|---:|---:|---:|\n");
         for (int di = 0; di < DESIGNS; di++) {
             printf("| %s |", designs[di].name);
             for (int k = 0; k < 3; k++) {
                 print_cell(median[si][di][k], median[si][POOL][k]);
-                int sr = designs[di].seed_row;
+                int sr = designs[di].article_row;
                 if (sr >= 0) {
-                    printf(" %.2f (%.2fx) |", s->seed_ms[sr][k], s->seed_ms[sr][k] / s->seed_ms[1][k]);
+                    printf(" %.2f (%.2fx) |", s->article_ms[sr][k], s->article_ms[sr][k] / s->article_ms[1][k]);
                 } else {
                     printf(" - |");
                 }

@@ -1,4 +1,5 @@
-# showdown.gp - draws seed 004's showdown (bench/showdown.c's data file) as one PNG:
+# SPDX-License-Identifier: MIT
+# showdown.gp - draws the showdown (bench/showdown.c's data file) as one PNG:
 # a row of three bar charts per workload set (alloc/free, churn, iteration), one
 # bar per design, milliseconds on a log scale (the naive pool is 1000x slower).
 #   gnuplot -e "datafile='build/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp
@@ -22,7 +23,7 @@ set xtics rotate by -35 nomirror font ',9'
 set ylabel 'ms (log)'
 unset key
 
-set multiplot layout 4,3 title "stow: seed 004's showdown, median ms per phase".(machine eq '' ? '' : ' - '.machine)
+set multiplot layout 4,3 title "stow: the pool-design showdown, median ms per phase".(machine eq '' ? '' : ' - '.machine)
 do for [s = 1:4] {
     do for [k = 1:3] {
         set title sprintf("Set %d, %s", s, phase(k))

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # size.sh - code size of lib/, built as a firmware would build it (arm-none-eabi-gcc,
 # Thumb, soft float; riscv64-unknown-elf-gcc for rv32imac/ilp32; -ffunction-sections
 # -fdata-sections).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # table.sh FILE... - one Markdown table from the row lines of several bench runs.
 #
 # Each FILE holds lines "@|<column>|<label>|<value>" (other lines are ignored),

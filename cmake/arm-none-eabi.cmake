@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake/arm-none-eabi.cmake - CMake toolchain file for bare-metal Arm (GNU Arm Embedded).
 #
 #     cmake -B build -DCMAKE_TOOLCHAIN_FILE=<stow>/cmake/arm-none-eabi.cmake \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compile_fail.sh DIR CC FLAGS... - the compile-must-fail checks.
 # Each tests/compile_fail/<name>.c is compiled twice: with -DSTOW_COMPILE_FAIL=0
 # it must compile (so the file itself is sound), with -DSTOW_COMPILE_FAIL=1 it

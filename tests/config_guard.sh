@@ -1,12 +1,14 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # config_guard.sh DIR CC FLAGS... - the link-time configuration check (config.h).
 # Builds lib/ with the default options, then links tests/config_guard/user.c
-# against it with options that match (it must link) and with each option that
-# changes a layout or a handle encoding set otherwise (the link must fail, and
-# the linker's message must name that option and the value the program used),
-# once with a DEFINE'd container and once with init only. Writes "passed failed"
-# to DIR/result, one case per link, and the linker output to DIR/log. LDLIBS, from
-# the environment, goes after the library (-lgcc for a -nostdlib link).
+# against it, for each container (arena, pool, genpool, slotmap, packed) made
+# once by its DEFINE and once by its init function: with options that match it
+# must link; with each option that changes a layout or a handle encoding set
+# otherwise the link must fail, and the linker's message must name that option
+# and the value the program used. Writes "passed failed" to DIR/result, one case
+# per link, and the linker output to DIR/log. LDLIBS, from the environment, goes
+# after the library (-lgcc for a -nostdlib link).
 dir=$1
 cc=$2
 shift 2
@@ -52,15 +54,25 @@ link() {
     fi
 }
 
-for init in define init-only; do
-    extra=
-    [ "$init" = init-only ] && extra=-DCONFIG_GUARD_INIT_ONLY
-    link "$init-same" ok - "$@" $extra
-    link "$init-same-spelled-otherwise" ok - "$@" $extra "-DSTOW_CHECK_LEVEL=(1)" -DSTOW_HANDLE_INDEX_BITS=16u
-    link "$init-level" fail STOW_CHECK_LEVEL_2 "$@" $extra -DSTOW_CHECK_LEVEL=2
-    link "$init-index-bits" fail STOW_HANDLE_INDEX_BITS_12 "$@" $extra -DSTOW_HANDLE_INDEX_BITS=12
-    link "$init-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE "$@" $extra \
-        -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+module=0
+for name in arena pool genpool slotmap packed; do
+    module=$((module + 1))
+    for way in define init; do
+        extra=-DGUARD_MODULE=$module
+        [ "$way" = init ] && extra="$extra -DGUARD_BY_INIT"
+        case=$name-$way
+        # shellcheck disable=SC2086 # extra holds several words
+        link "$case-same" ok - "$@" $extra
+        link "$case-level" fail STOW_CHECK_LEVEL_2 "$@" $extra -DSTOW_CHECK_LEVEL=2
+        link "$case-index-bits" fail STOW_HANDLE_INDEX_BITS_12 "$@" $extra -DSTOW_HANDLE_INDEX_BITS=12
+        link "$case-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE "$@" $extra \
+            -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+    done
 done
+# The same values spelled otherwise are the same options.
+link pool-define-same-spelled-otherwise ok - "$@" -DGUARD_MODULE=2 "-DSTOW_CHECK_LEVEL=(1)" \
+    -DSTOW_HANDLE_INDEX_BITS=16u
+link genpool-init-same-spelled-otherwise ok - "$@" -DGUARD_MODULE=3 -DGUARD_BY_INIT \
+    "-DSTOW_CHECK_LEVEL=(1)" -DSTOW_HANDLE_INDEX_BITS=16u
 echo "$passed $failed" >"$dir/result"
 printf '%-34s %s passed, %s failed\n' "$(basename "$dir")" "$passed" "$failed"

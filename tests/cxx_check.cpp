@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cxx_check.cpp - the public headers compile as C++11, DEFINE macros included.
 // Built (not run) by `make test` (check-headers), and by check-headers-strict
 // with -Wold-style-cast, -Wuseless-cast, -Wconversion and more as errors.

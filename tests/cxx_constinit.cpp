@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cxx_constinit.cpp - every STOW_*_DEFINE is a constant initializer in C++ too.
 //
 // Built (not run) by `make check-constinit`, as C++20 with g++ and clang++: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cxx_define_in_class.cpp - a genpool or slot map DEFINE inside a C++ class must
 // not compile, and the error must point to the C++ layer.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.c - see harness.h. Also the test images' stow_port_assert_failed(): it
  * records the call and returns, so violation tests run on every target without
  * setjmp, and each one can check that the container did not change. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.h - stow's own test harness: freestanding, no setjmp, no libc.
  *
  * The same test sources run on the host and on every QEMU board. A test file

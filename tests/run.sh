@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh NAME DIR COMMAND... - runs one test image (host binary or QEMU command),
 # keeps its output in DIR/log and writes "passed failed" to DIR/result.
 # A run that ends without its "N passed, N failed" line, or exits non-zero with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_arena.c - every clause of stow/arena.h, on the host and on every board. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_genpool.c - every clause of stow/genpool.h, on the host and on every board.
  *
  * Generation overflow is tested for real: with the default 16 index bits a slot is
@@ -268,8 +269,9 @@ TEST(genpool_block_store_remove_block)
     CHECK(stow_genpool_check(&gp));
 }
 
-/* flush: after clear() the old handles find nothing (the seed panics; here get()
- * says NULL), and new inserts work under handles none of the old ones match. */
+/* flush: after clear() the old handles find nothing (a versioned block store
+ * panics; here get() says NULL), and new inserts work under handles none of the
+ * old ones match. */
 TEST(genpool_block_store_flush)
 {
     CHECK_CALL(fresh(1, 1, 10));
@@ -296,7 +298,7 @@ TEST(genpool_block_store_flush)
     CHECK(stow_genpool_check(&gp));
 }
 
-/* exceed_allocated_reserve: the insert past the capacity is refused (the seed
+/* exceed_allocated_reserve: the insert past the capacity is refused (a block store
  * panics; here a null handle and a counted fail), and nothing changes. */
 TEST(genpool_block_store_exceed_capacity)
 {
@@ -1287,11 +1289,14 @@ TEST(genpool_level2_poisons_and_catches_writes_after_remove)
 
 /* ---------------------------------------------------------------- typed handles */
 
+/* As a header would: the item struct declared, not defined. */
+struct shared_thing;
+STOW_GENPOOL_DECLARE_TYPED(test_shared_things, struct shared_thing);
+/* As the one .c file that defines the pool would. */
 struct shared_thing {
     uint32_t id;
 };
-STOW_GENPOOL_DECLARE_TYPED(test_shared_things, struct shared_thing); /* as a header would */
-STOW_GENPOOL_DEFINE(test_shared_things, struct shared_thing, 3);      /* as one .c file would */
+STOW_GENPOOL_DEFINE(test_shared_things, struct shared_thing, 3);
 
 TEST(genpool_typed_wrappers_work_on_their_pool)
 {

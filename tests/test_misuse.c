@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_misuse.c - cells of the bad-input matrix (README) that the module suites
  * leave open: misuse whose documented answer is a runtime result ("false,
  * nothing changes, no fail counted") rather than a contract violation, checked
@@ -189,6 +190,67 @@ TEST(misuse_init_refusals_change_nothing)
     CHECK_CALL(check_unchanged(&k, sizeof k));
 }
 
+/* Size 0, one rule for every container (stow/stow.h): a size of 0 that asks for
+ * memory gets the smallest unit the container hands out, at an address of its
+ * own, aligned as asked; never NULL, never a fail for being 0. Arena requests:
+ * one byte. Pool blocks of size 0: one pointer. genpool, slot map and packed
+ * items have a C type's size, never 0: init refuses item_size 0 (false, nothing
+ * changed, no report), at every level. */
+TEST(misuse_size_zero_is_the_smallest_unit_everywhere)
+{
+    stow_arena_t a;
+    CHECK(stow_arena_init(&a, misuse_buf, 64));
+    unsigned char *x = (unsigned char *)stow_arena_alloc(&a, 0, 1);
+    unsigned char *y = (unsigned char *)stow_arena_alloc(&a, 0, 4);
+    unsigned char *z = (unsigned char *)stow_arena_alloc_zeroed(&a, 0, 1);
+    CHECK_PTR_EQ(x, misuse_buf);
+    CHECK_PTR_EQ(y, misuse_buf + 4); /* x took one byte; y is aligned as asked */
+    CHECK_PTR_EQ(z, misuse_buf + 5);
+    stow_stats_t s;
+    stow_arena_stats(&a, &s);
+    CHECK_EQ(s.fails, 0);
+    CHECK(stow_arena_check(&a));
+
+    stow_pool_t p;
+    CHECK_EQ(STOW_POOL_BYTES(0, 0, 4), STOW_POOL_BYTES(sizeof(void *), 0, 4));
+    CHECK(stow_pool_init(&p, misuse_buf, STOW_POOL_BYTES(0, 0, 4), 0, 0, 4));
+    x = (unsigned char *)stow_pool_alloc(&p);
+    y = (unsigned char *)stow_pool_alloc(&p);
+    CHECK_NOT_NULL(x);
+    CHECK_NOT_NULL(y);
+    CHECK_LE(sizeof(void *), (uintptr_t)(y - x)); /* room for the free-list link */
+    CHECK_EQ((uintptr_t)x % STOW_DEFAULT_ALIGN, 0);
+    stow_pool_free(&p, x);
+    CHECK_PTR_EQ(stow_pool_alloc(&p), x);
+    CHECK(stow_pool_check(&p));
+
+    uint32_t violations = stow_test_violations();
+    stow_genpool_t g;
+    stow_test_fill(&g, 0u, sizeof g); /* its padding too: compared byte for byte */
+    CHECK(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 8, 4, 8));
+    save(&g, sizeof g);
+    CHECK_FALSE(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 0, 4, 8));
+    CHECK_FALSE(stow_genpool_init(&g, misuse_buf, sizeof misuse_buf, 0, 1, 1));
+    CHECK_CALL(check_unchanged(&g, sizeof g));
+
+    stow_slotmap_t m;
+    stow_test_fill(&m, 0u, sizeof m); /* its padding too: compared byte for byte */
+    CHECK(stow_slotmap_init(&m, misuse_buf, sizeof misuse_buf, 8, 4, 8));
+    save(&m, sizeof m);
+    CHECK_FALSE(stow_slotmap_init(&m, misuse_buf, sizeof misuse_buf, 0, 4, 8));
+    CHECK_FALSE(stow_slotmap_init(&m, misuse_buf, sizeof misuse_buf, 0, 1, 1));
+    CHECK_CALL(check_unchanged(&m, sizeof m));
+
+    stow_packed_t k;
+    stow_test_fill(&k, 0u, sizeof k); /* its padding too: compared byte for byte */
+    CHECK(stow_packed_init(&k, misuse_buf, sizeof misuse_buf, 8, 4, 8));
+    save(&k, sizeof k);
+    CHECK_FALSE(stow_packed_init(&k, misuse_buf, sizeof misuse_buf, 0, 4, 8));
+    CHECK_FALSE(stow_packed_init(&k, misuse_buf, sizeof misuse_buf, 0, 1, 1));
+    CHECK_CALL(check_unchanged(&k, sizeof k));
+    CHECK_EQ(stow_test_violations(), violations); /* a runtime result, not a violation */
+}
+
 /* An n * size that does not fit a size_t (STOW_ARENA_NEW_ARRAY, alloc_array) is a
  * runtime result at every level: NULL and one fail per call, and no other byte of
  * the arena or its storage changes. A product that wraps to a small number must
@@ -316,6 +378,7 @@ void stow_test_suite_misuse(void)
     RUN(misuse_double_remove_is_a_stale_remove);
     RUN(misuse_slotmap_stale_null_forged_handles_change_nothing);
     RUN(misuse_init_refusals_change_nothing);
+    RUN(misuse_size_zero_is_the_smallest_unit_everywhere);
     RUN(misuse_arena_array_overflow_counts_a_fail_and_changes_nothing_else);
     RUN(misuse_genpool_iterate_from_beyond_the_capacity_gives_null);
 #if STOW_CHECK_LEVEL == 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_packed.c - every clause of stow/packed.h, on the host and on every board. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pool.c - every clause of stow/pool.h, on the host and on every board. */
 #include "harness.h"
 

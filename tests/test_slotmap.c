@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_slotmap.c - every clause of stow/slotmap.h, on the host and on every board. */
 #include "harness.h"
 
@@ -16,6 +17,15 @@ STOW_SLOTMAP_DEFINE_STATIC(test_slotmap_words, struct word4, 4);
 STOW_SLOTMAP_DEFINE_STATIC(test_slotmap_small, uint32_t, 3);
 STOW_SLOTMAP_DEFINE_TYPED_STATIC(test_missiles, struct thing, 4);
 STOW_SLOTMAP_DEFINE_TYPED(test_slotmap_enemies, uint16_t, 5);
+/* A typed map shared between files: what its header says, with the item struct
+ * declared, not defined... */
+struct shared_bullet;
+STOW_SLOTMAP_DECLARE_TYPED(test_shared_bullets, struct shared_bullet);
+/* ...and what the one .c file that defines it says. */
+struct shared_bullet {
+    uint32_t id;
+};
+STOW_SLOTMAP_DEFINE(test_shared_bullets, struct shared_bullet, 3);
 
 /* Random walks: larger on the host and the big boards, small on the micro:bit. */
 #if defined(STOW_TEST_RAM_KIB) && STOW_TEST_RAM_KIB < 64
@@ -182,9 +192,9 @@ TEST(slotmap_init_refuses_bad_buffers)
     CHECK_BYTES_EQ(&before, &m, sizeof m);
 }
 
-/* Seed 004, act 6: A, B, C; free B; C moves into B's place and its handle still
+/* Swap-and-pop by handle: A, B, C; free B; C moves into B's place and its handle still
  * finds it; a handle to a freed slot is refused after the slot is reused. */
-TEST(slotmap_seed004_walkthrough)
+TEST(slotmap_swap_and_pop_walkthrough)
 {
     stow_slotmap_t *m = &test_slotmap_small;
     stow_slotmap_clear(m);
@@ -219,7 +229,8 @@ TEST(slotmap_seed004_walkthrough)
     stow_slotmap_clear(m);
 }
 
-/* Seed 003's example, with fixed char arrays for the strings. */
+/* Deferred destruction, the classic example (objects marked dead during a frame,
+ * reaped together by refresh), with fixed char arrays for the strings. */
 static uint32_t destroyed_calls;
 static void count_destroy(void *item, void *ctx)
 {
@@ -229,7 +240,7 @@ static void count_destroy(void *item, void *ctx)
     }
 }
 
-TEST(slotmap_seed003_deferred_destruction)
+TEST(slotmap_deferred_destruction_walkthrough)
 {
     stow_slotmap_t *m = &test_slotmap_words;
     CHECK_EQ(stow_slotmap_count(m), 0);
@@ -660,6 +671,12 @@ TEST(slotmap_typed_wrappers)
     CHECK_NULL(test_slotmap_enemies_get(eh));
     CHECK(stow_slotmap_check(&test_missiles));
     CHECK(stow_slotmap_check(&test_slotmap_enemies));
+    struct shared_bullet b = {77u};
+    test_shared_bullets_handle_t bh = test_shared_bullets_insert(&b);
+    CHECK_EQ(test_shared_bullets_get(bh)->id, 77);
+    CHECK(test_shared_bullets_remove(bh));
+    CHECK_NULL(test_shared_bullets_get(bh));
+    CHECK(stow_slotmap_check(&test_shared_bullets));
 }
 
 /* ------------------------------------------------------------------ generations */
@@ -1297,8 +1314,8 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_defined_is_ready_without_init);
     RUN(slotmap_bytes_and_overhead);
     RUN(slotmap_init_refuses_bad_buffers);
-    RUN(slotmap_seed004_walkthrough);
-    RUN(slotmap_seed003_deferred_destruction);
+    RUN(slotmap_swap_and_pop_walkthrough);
+    RUN(slotmap_deferred_destruction_walkthrough);
     RUN(slotmap_handles_are_refused_when_stale_null_or_never_issued);
     RUN(slotmap_never_used_words_are_never_trusted);
     RUN(slotmap_full_map_refuses_and_counts_fails);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # total.sh RESULT... - sums the "passed failed" files that run.sh wrote, prints
 # the plain line "N passed, N failed" and exits non-zero on any failure.
 passed=0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* frame_scratch - a firmware main loop that takes its per-frame memory from arenas.
  *
  * Each frame gathers sensor samples, builds a sorted copy, and formats a report:

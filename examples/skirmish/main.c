@@ -1,13 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /* skirmish - a game tick on a Cortex-M4, with every container of stow at work.
  *
  *   enemies   genpool  items that stay put; missiles hold their handles, and a
  *                      handle to a destroyed enemy goes stale even when a new enemy
- *                      takes its slot (seed 000's missile, seed 002's flush)
+ *                      takes its slot; clear() at the end of a level flushes
+ *                      them all
  *   missiles  slotmap  packed for the per-frame update loop, handles for the HUD;
  *                      a missile that hits is marked dead and reaped by refresh()
- *                      at the end of the frame, survivors keeping their order (003)
+ *                      at the end of the frame, survivors keeping their order
  *   events    pool     fixed-size messages made during the frame and consumed at
- *                      its end (seed 004, act 2)
+ *                      its end
  *   voices    packed   the sounds playing now; a finished one is swap-and-popped
  *   frame     arena    per-frame scratch: the targeting list, reset every frame
  *   feed      heap     the HUD's kill feed: each frame's events as a line of text
@@ -340,7 +342,7 @@ int main(void)
         stow_arena_reset(&frame);
     }
 
-    print("\nlevel over: clear the enemies (seed 002's flush): every old handle goes stale\n");
+    print("\nlevel over: clear the enemies (a flush): every old handle goes stale\n");
     enemies_handle_t survivor = enemies_first();
     enemies_clear();
     print(enemies_get(survivor) == NULL ? "    the old handle is stale\n" : "    STALE HANDLE MATCHED\n");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.c - linear allocator over a chain of static blocks. See stow/arena.h.
  *
  * Representation: every block of a chain records only its own bounds

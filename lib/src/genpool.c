@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* genpool.c - generational arena. See stow/genpool.h.
  *
  * Representation: items[capacity] at a fixed stride, words[capacity] (one uint32_t

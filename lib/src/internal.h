@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - helpers shared by the files in lib/src; not part of the public API.
  *
  * Contract checks follow the rule every header states for a contract violation:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* packed.c - packed array with swap-and-pop. See stow/packed.h.
  *
  * Invariants (stow_packed_check tests them): items is set; count <= capacity and

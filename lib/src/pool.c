@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pool.c - fixed-size blocks with an intrusive free list. See stow/pool.h.
  *
  * Representation: blocks [base, end), stride bytes apart. Blocks in [base, bump)

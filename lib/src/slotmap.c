@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slotmap.c - packed items behind generational handles. See stow/slotmap.h.
  *
  * Representation (all indices 32-bit; "index" is a handle's slot index, "position"

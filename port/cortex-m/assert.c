@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/assert.c - the production assert hook of the Cortex-M port.
  *
  * On a contract violation it writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/cycles.c - stow_port_cycles() for test and benchmark images.
  *
  * DWT CYCCNT when the core has one and it really counts; else SysTick on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/fault.c - fault reporter of the Cortex-M port.
  *
  * HardFault (and MemManage, BusFault, UsageFault, SecureFault where the core has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/port.c - the library port for bare-metal Cortex-M (see stow/port.h).
  *
  * What a production firmware links (with assert.c, or its own assert hook):

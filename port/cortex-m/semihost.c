@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/semihost.c - output and exit by ARM semihosting, for test,
  * benchmark and demo images only.
  *

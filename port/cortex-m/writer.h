@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/cortex-m/writer.h - text output shared by the Cortex-M port's files
  * (defined in port.c). Not part of stow's API. Each writes through
  * stow_port_write(), so it goes wherever the image's output hook sends it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* assert.c - the host port's contract-violation hook: report and abort, so a
  * debugger or a core dump shows the caller. (Tests link their own hook, which
  * records the call and returns; see tests/harness.c.) */

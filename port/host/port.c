@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port.c - the POSIX port: what host tests, tools and engines on a PC use.
  * Output goes to standard output unbuffered (so a crash loses nothing), cycles
  * are monotonic nanoseconds, and the critical section is one process-wide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/assert.c - the production assert hook of the RISC-V port.
  *
  * Prints "stow: contract violation: <expr> at <file>:<line>" and ends the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/cycles.c - stow_port_cycles() for test and benchmark images on
  * RISC-V.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/port.c - the stow library port for bare-metal RISC-V in machine mode
  * (see stow/port.h): what a production image links.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/semihost.c - output and exit by RISC-V semihosting, for test,
  * benchmark and demo images (not for production firmware: without a debugger or
  * QEMU serving the call, the ebreak traps).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/riscv/trap.c - trap reporter of the RISC-V port, for test, benchmark and
  * demo images.
  *
@@ -50,28 +51,33 @@ void stow_riscv_external_interrupt(void);
     op " a4, 32(sp)\n\t" op " a5, 36(sp)\n\t" STOW_RV_SAVE_HI(op)
 
 /* mtvec needs a 4-byte aligned base (with the C extension functions are only
- * 2-byte aligned), hence the entry in assembly. An exception does not return:
- * the report gets the old sp and a fresh stack (the trap may have come from a
- * stack overflow). */
-__asm__(".section .text.stow_riscv_trap_entry, \"ax\", @progbits\n\t"
-        ".globl stow_riscv_trap_entry\n\t"
-        ".type stow_riscv_trap_entry, @function\n\t"
-        ".balign 4\n"
-        "stow_riscv_trap_entry:\n\t"
-        "addi sp, sp, -64\n\t"
-        STOW_RV_SAVE("sw")
-        "csrr a0, mcause\n\t"
-        "bltz a0, 1f\n\t"
-        "addi a0, sp, 64\n\t"
-        "la sp, __stack_top\n\t"
-        "j stow__rv_trap_report\n"
-        "1:\n\t"
-        "call stow__rv_interrupt\n\t"
-        STOW_RV_SAVE("lw")
-        "addi sp, sp, 64\n\t"
-        "mret\n\t"
-        ".size stow_riscv_trap_entry, . - stow_riscv_trap_entry\n\t"
-        ".text\n");
+ * 2-byte aligned), hence aligned(4); naked, because the entry saves the
+ * registers itself. An exception does not return: the report gets the old sp
+ * and a fresh stack (the trap may have come from a stack overflow).
+ *
+ * A C function with an assembly body rather than top-level assembly: under
+ * -flto every top-level asm statement of the program lands in one assembly
+ * file, where this strong definition would meet startup.c's weak stand-in as a
+ * second definition of the same label ("symbol already defined"). As a C
+ * function it takes part in the link's ordinary weak/strong resolution, LTO or
+ * not. The C halves it jumps to are reached from assembly only, where LTO
+ * cannot see the reference (nor _start's reference to the entry): "used" keeps
+ * them, under their own names. */
+__attribute__((naked, aligned(4), used)) void stow_riscv_trap_entry(void)
+{
+    __asm__ volatile("addi sp, sp, -64\n\t"
+                     STOW_RV_SAVE("sw")
+                     "csrr a0, mcause\n\t"
+                     "bltz a0, 1f\n\t"
+                     "addi a0, sp, 64\n\t"
+                     "la sp, __stack_top\n\t"
+                     "j stow__rv_trap_report\n"
+                     "1:\n\t"
+                     "call stow__rv_interrupt\n\t"
+                     STOW_RV_SAVE("lw")
+                     "addi sp, sp, 64\n\t"
+                     "mret");
+}
 
 static void write_str(const char *s)
 {
@@ -147,7 +153,7 @@ __attribute__((weak)) void stow_riscv_software_interrupt(void) { unexpected_inte
 __attribute__((weak)) void stow_riscv_timer_interrupt(void) { unexpected_interrupt(7u); }
 __attribute__((weak)) void stow_riscv_external_interrupt(void) { unexpected_interrupt(11u); }
 
-void stow__rv_interrupt(uint32_t mcause)
+__attribute__((used)) void stow__rv_interrupt(uint32_t mcause)
 {
     switch (mcause & 0x7FFFFFFFu) {
     case 3u: stow_riscv_software_interrupt(); break;
@@ -157,7 +163,7 @@ void stow__rv_interrupt(uint32_t mcause)
     }
 }
 
-void stow__rv_trap_report(uint32_t old_sp)
+__attribute__((used)) void stow__rv_trap_report(uint32_t old_sp)
 {
     uint32_t mcause;
     uint32_t mepc;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* port/zephyr/port.c - the stow port for Zephyr (see stow/port.h), built by the
  * Zephyr module (zephyr/CMakeLists.txt) when CONFIG_STOW_PORT_ZEPHYR=y.
  *

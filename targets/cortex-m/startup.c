@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* targets/cortex-m/startup.c - vector table and reset code for every Cortex-M board.
  *
  * Reset_Handler copies .data from flash, zeroes .bss, (with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # microbit: QEMU -M microbit, cortex-m0, 16 KiB RAM; included by the top-level
 # Makefile. The linker finds this board's memory.ld through -L targets/microbit.
 BOARD_CPU := cortex-m0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an385: QEMU -M mps2-an385, cortex-m3, 4096 KiB RAM; included by the top-level
 # Makefile. The linker finds this board's memory.ld through -L targets/mps2-an385.
 BOARD_CPU := cortex-m3

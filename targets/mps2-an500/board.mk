@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an500: QEMU -M mps2-an500, cortex-m7, 4096 KiB RAM; included by the top-level
 # Makefile. The linker finds this board's memory.ld through -L targets/mps2-an500.
 BOARD_CPU := cortex-m7

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # riscv-virt: QEMU -M virt (qemu-system-riscv32) with no firmware (-bios none),
 # its default rv32 hart running rv32imac code in machine mode, 4096 KiB of the
 # DRAM used as RAM; included by the top-level Makefile. The linker finds this

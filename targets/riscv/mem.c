@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* targets/riscv/mem.c - memcpy, memmove, memset and memcmp for RISC-V test,
  * benchmark and demo images, which link no C library.
  *

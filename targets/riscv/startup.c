@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* targets/riscv/startup.c - reset code for every RISC-V board (machine mode,
  * one hart, no firmware underneath: QEMU's -bios none, or the board's mask ROM
  * jumping to flash).
@@ -40,6 +41,7 @@ int main(void);
 
 void stow__rv_reset(void);
 void stow__rv_default_trap(void);
+void stow_riscv_trap_entry(void);
 
 /* gp first, with relaxation off: the linker would otherwise turn the la of
  * __global_pointer$ into an addi from gp itself. */
@@ -56,27 +58,29 @@ __asm__(".section .init, \"ax\", @progbits\n\t"
         "csrw mtvec, t0\n\t"
         "j stow__rv_reset\n\t"
         ".size _start, . - _start\n\t"
-
-        /* The weak stand-in for port/riscv/trap.c's entry, 4-byte aligned as
-         * mtvec requires. */
-        ".section .text.stow_riscv_trap_entry_default, \"ax\", @progbits\n\t"
-        ".weak stow_riscv_trap_entry\n\t"
-        ".type stow_riscv_trap_entry, @function\n\t"
-        ".balign 4\n"
-        "stow_riscv_trap_entry:\n\t"
-        "la sp, __stack_top\n\t"
-        "j stow__rv_default_trap\n\t"
-        ".size stow_riscv_trap_entry, . - stow_riscv_trap_entry\n\t"
         ".text\n");
 
-void stow__rv_default_trap(void)
+/* The weak stand-in for port/riscv/trap.c's entry, 4-byte aligned as mtvec
+ * requires. A naked C function, like the real one, so that the two resolve as
+ * weak and strong definitions under -flto too (two top-level asm labels would
+ * meet in one assembly file there). */
+__attribute__((weak, naked, aligned(4), used)) void stow_riscv_trap_entry(void)
+{
+    __asm__ volatile("la sp, __stack_top\n\t"
+                     "j stow__rv_default_trap");
+}
+
+/* stow__rv_reset and stow__rv_default_trap (and the entry above) are reached
+ * from assembly only, where link-time optimisation cannot see the reference:
+ * "used" keeps them. */
+__attribute__((used)) void stow__rv_default_trap(void)
 {
     stow_port_exit(STOW_RV_TRAP_STATUS);
     for (;;) {
     }
 }
 
-void stow__rv_reset(void)
+__attribute__((used)) void stow__rv_reset(void)
 {
     /* volatile: keeps GCC from turning these loops into memcpy/memset calls,
      * which a -nostdlib image does not have. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* targets/riscv/trap_check.c - proves that a RISC-V test image fails on a
  * misaligned access, an access fault and an illegal instruction: main() makes
  * the one STOW_TRAP_CHECK names (1, 2 or 3); the Makefile expects the run to end

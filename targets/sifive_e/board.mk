@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sifive_e: QEMU -M sifive_e (qemu-system-riscv32), a SiFive E31 hart (rv32imac)
 # as on the FE310 / HiFive1, 16 KiB of RAM; included by the top-level Makefile.
 # The linker finds this board's memory.ld through -L targets/sifive_e.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh NAME DIR BINARY - runs tests/asan/stale.c's cases, built with ASan.
 # Every case must exit non-zero with an AddressSanitizer "use-after-poison"
 # report; the case "none" (the same container work, no stale access) must exit

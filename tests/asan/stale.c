@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stale.c - a read or a write through a stale pointer, one per run, which
  * AddressSanitizer must report (tests/asan/run.sh runs every case and expects a
  * non-zero exit and a use-after-poison report; the case "none" does the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An arena of no bytes is refused when it is defined, by the macro itself: also
  * where -pedantic (which rejects its zero-length array) is off, as it is here. */
 #include "stow/arena.h"

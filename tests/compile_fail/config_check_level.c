@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_check_level.c - config.h refuses a check level that does not exist. */
 #if STOW_COMPILE_FAIL
 #define STOW_CHECK_LEVEL 3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_default_align.c - config.h refuses a default alignment that is not a power of two. */
 #if STOW_COMPILE_FAIL
 #define STOW_DEFAULT_ALIGN 12

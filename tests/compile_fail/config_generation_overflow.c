@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_generation_overflow.c - config.h refuses a generation overflow policy that does not exist. */
 #if STOW_COMPILE_FAIL
 #define STOW_GENERATION_OVERFLOW 7

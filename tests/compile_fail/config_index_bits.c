@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_index_bits.c - config.h refuses index bits that leave one generation bit. */
 #if STOW_COMPILE_FAIL
 #define STOW_HANDLE_INDEX_BITS 31

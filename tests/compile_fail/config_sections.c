@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_sections.c - config.h refuses a STOW_SECTIONS value other than 0 or 1. */
 #if STOW_COMPILE_FAIL
 #define STOW_SECTIONS 2

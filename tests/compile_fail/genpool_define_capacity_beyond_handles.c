@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A genpool whose capacity does not fit the handle's index bits is refused when
  * it is defined (init refuses it at run time, returning false). */
 #include "stow/genpool.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A genpool whose items would take 4 GiB or more is refused when it is defined
  * (init refuses it at run time, returning false). */
 #include "stow/genpool.h"

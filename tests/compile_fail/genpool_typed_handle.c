@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* genpool_typed_handle.c - a typed genpool handle only fits its own pool.
  * With STOW_COMPILE_FAIL=1 a missile handle goes to the enemy pool (and a plain
  * stow_handle_t to a typed wrapper): each must be a compile error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* genpool_typed_plain_handle.c - a typed genpool's wrappers take only its own
  * handle type: with STOW_COMPILE_FAIL=1 a plain stow_handle_t goes to one, which
  * must be a compile error (the typed handle is not a typedef of the plain one). */

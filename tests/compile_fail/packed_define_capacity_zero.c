@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A packed array of no items is refused when it is defined (init refuses
  * capacity 0 at run time, returning false). */
 #include "stow/packed.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A packed array whose storage, capacity * sizeof(T), does not fit in size_t is
  * refused when it is defined, not wrapped into a short buffer that push writes
  * past. The wrapped product would be small and nonzero, so the only error is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A pool of no blocks is refused when it is defined, not when it is first used. */
 #include "stow/pool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A pool whose storage, capacity * stride, does not fit in size_t is refused when
  * it is defined: the product would wrap into a short buffer that alloc walks off.
  * The block size is chosen so that the wrapped product is small and nonzero, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STOW_POOL_NEW(pool, T) gives a T*: storing it in a pointer to another type is
  * an incompatible-pointer-types diagnostic (an error with -Werror), not a silent
  * void * conversion. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A slot map whose capacity does not fit the handle's index bits is refused when
  * it is defined (init refuses it at run time, returning false). */
 #include "stow/slotmap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A slot map of no items is refused when it is defined (init refuses capacity 0
  * at run time, returning false). */
 #include "stow/slotmap.h"

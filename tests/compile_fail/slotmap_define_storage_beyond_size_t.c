@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A slot map whose storage (capacity items, then 8 table bytes per slot) does not
  * fit in size_t is refused when it is defined, not wrapped into a short buffer.
  * The wrapped size would be small and nonzero, so the only error is stow's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A handle of one typed slot map passed to another must not compile.
  * With STOW_COMPILE_FAIL=0 the same code passes the right handle and compiles. */
 #include "stow/slotmap.h"

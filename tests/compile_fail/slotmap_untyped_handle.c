@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plain stow_handle_t passed to a typed slot map's wrapper must not compile:
  * the typed handle is only made by the map (or spelled out through .untyped).
  * With STOW_COMPILE_FAIL=0 the typed handle is passed and it compiles. */

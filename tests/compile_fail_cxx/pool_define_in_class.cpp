@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A DEFINE inside a C++ class is a compile error whose text points to the C++
 // layer (it would otherwise compile and then fail to link). At namespace scope
 // the same DEFINE compiles.

@@ -1,15 +1,58 @@
+/* SPDX-License-Identifier: MIT */
 /* user.c - a program built with whatever options config_guard.sh passes, linked
- * against a library built with the defaults. One container from a DEFINE, one
- * from init (CONFIG_GUARD_INIT_ONLY leaves out the DEFINE), and the port's six
- * functions as stubs, so that the link needs nothing else. */
+ * against a library built with the defaults. It uses one container, picked by
+ * GUARD_MODULE (1 arena, 2 pool, 3 genpool, 4 slotmap, 5 packed), made by its
+ * DEFINE (GUARD_BY_INIT not defined: the call that uses it is not init) or by
+ * its init function (GUARD_BY_INIT), so that each of the two ways into each
+ * container is shown to carry the configuration check. The port's six
+ * functions are stubs, so that the link needs nothing else. */
 #include "stow/stow.h"
 
-#ifndef CONFIG_GUARD_INIT_ONLY
-STOW_POOL_DEFINE(guarded_pool, uint32_t, 4);
+#ifndef GUARD_MODULE
+#define GUARD_MODULE 2
 #endif
 
-static stow_genpool_t by_init;
-static uint32_t by_init_buf[64];
+struct item {
+    uint32_t a, b;
+};
+static struct item item;
+
+#ifndef GUARD_BY_INIT
+#if GUARD_MODULE == 1
+STOW_ARENA_DEFINE(guarded, 64);
+#define USE() (stow_arena_alloc(&guarded, 8u, 0u) != NULL)
+#elif GUARD_MODULE == 2
+STOW_POOL_DEFINE(guarded, struct item, 4);
+#define USE() (stow_pool_alloc(&guarded) != NULL)
+#elif GUARD_MODULE == 3
+STOW_GENPOOL_DEFINE(guarded, struct item, 4);
+#define USE() (!stow_handle_is_null(stow_genpool_insert(&guarded, &item)))
+#elif GUARD_MODULE == 4
+STOW_SLOTMAP_DEFINE(guarded, struct item, 4);
+#define USE() (!stow_handle_is_null(stow_slotmap_insert(&guarded, &item)))
+#else
+STOW_PACKED_DEFINE(guarded, struct item, 4);
+#define USE() (stow_packed_push(&guarded) != NULL)
+#endif
+#else
+static STOW_ALIGNAS(16) unsigned char buf[1024];
+#if GUARD_MODULE == 1
+static stow_arena_t guarded;
+#define USE() stow_arena_init(&guarded, buf, sizeof buf)
+#elif GUARD_MODULE == 2
+static stow_pool_t guarded;
+#define USE() stow_pool_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
+#elif GUARD_MODULE == 3
+static stow_genpool_t guarded;
+#define USE() stow_genpool_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
+#elif GUARD_MODULE == 4
+static stow_slotmap_t guarded;
+#define USE() stow_slotmap_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
+#else
+static stow_packed_t guarded;
+#define USE() stow_packed_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
+#endif
+#endif
 
 void stow_port_assert_failed(const char *expr, const char *file, int line)
 {
@@ -30,9 +73,6 @@ void stow_port_critical_exit(uint32_t state) { (void)state; }
 int main(void);
 int main(void)
 {
-    int ok = stow_genpool_init(&by_init, by_init_buf, sizeof by_init_buf, 4u, 4u, 4u) ? 0 : 1;
-#ifndef CONFIG_GUARD_INIT_ONLY
-    ok += stow_pool_alloc(&guarded_pool) != NULL ? 0 : 1;
-#endif
-    return ok;
+    item.a = 1u;
+    return USE() ? 0 : 1;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_manifests.py ROOT - validates the build manifests for the tools that do not
 run here: PlatformIO's library.json and the Zephyr module (zephyr/module.yml,
-zephyr/CMakeLists.txt, zephyr/Kconfig, port/zephyr/port.c).
+zephyr/CMakeLists.txt, zephyr/Kconfig, port/zephyr/port.c); and the release files
+(CHANGELOG.md, LICENSE, version.h reached through stow/stow.h).
 
 Checks field names and types against PlatformIO's library.json reference and the
 keys Zephyr's module.yml reads, that every file the manifests name exists, that the
@@ -419,6 +421,49 @@ def zephyr_port():
 
 check("port/zephyr/port.c: the six port functions, compiled against the Zephyr API's "
       "declarations", zephyr_port)
+
+# ---------------------------------------------------------------- release files
+
+
+def changelog():
+    """CHANGELOG.md: releases newest first, the oldest 0.1.0, one for version.h's
+    version, and every module named with its header."""
+    text = read("CHANGELOG.md")
+    versions = re.findall(r"^## (\d+\.\d+\.\d+)\b", text, re.M)
+    problems = []
+    if not versions:
+        return "no '## M.m.p' release headings"
+    if versions[-1] != "0.1.0":
+        problems.append("the oldest release is %s, not 0.1.0" % versions[-1])
+    keys = [tuple(int(x) for x in v.split(".")) for v in versions]
+    if keys != sorted(keys, reverse=True) or len(set(keys)) != len(keys):
+        problems.append("releases are not newest first, once each: %s" % ", ".join(versions))
+    want = version_h()
+    if want is not None and want not in versions:
+        problems.append("no section for version.h's %s" % want)
+    for src in sorted(glob.glob(path("lib", "src", "*.c"))):
+        module = os.path.basename(src)[:-2]
+        if "`stow/%s.h`" % module not in text:
+            problems.append("module %s (`stow/%s.h`) is not described" % (module, module))
+    return "; ".join(problems) or None
+
+
+def license_file():
+    text = read("LICENSE")
+    return None if text.startswith("MIT License") and "Permission is hereby granted" in text \
+        else "LICENSE is not the MIT license text"
+
+
+def umbrella_includes_version():
+    text = read("lib", "include", "stow", "stow.h")
+    return None if re.search(r'^#include "version\.h"', text, re.M) else \
+        "stow/stow.h does not include version.h"
+
+
+check("CHANGELOG.md: newest first, starts at 0.1.0, has version.h's release, names every module",
+      changelog)
+check("LICENSE: the MIT license", license_file)
+check("stow/stow.h includes stow/version.h", umbrella_includes_version)
 
 passed = sum(results)
 failed = len(results) - passed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cmake_ctest.sh ROOT WORK - stow as the top-level CMake project: configured with
 # non-default options (once as cache options, once through STOW_CONFIG_HEADER),
 # built, and the host suite run with ctest. The suite is compiled with the options

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cmake_firmware.sh ROOT WORK - tests/consumers/firmware: a firmware for QEMU's
 # mps2-an386 that adds stow with add_subdirectory, built with CMake and
 # cmake/arm-none-eabi.cmake, linked with its own script around linker/stow.ld, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common.sh - sourced by the consumer checks (tests/consumers/*.sh).
 #
 # A check is a fixed list of steps. Each step prints "ok <what>" or "FAIL <what>"

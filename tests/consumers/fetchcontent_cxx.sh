@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fetchcontent_cxx.sh ROOT WORK - tests/consumers/cxx: a two-file C++17 program
 # that gets stow with FetchContent from a local git clone, at one commit.
 #

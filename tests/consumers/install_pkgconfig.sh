@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install_pkgconfig.sh ROOT WORK - `make install` into a scratch prefix (and once
 # more through DESTDIR), then consumers built against the installed copy with
 # pkg-config only: a host C program, and tests/consumers/firmware for Cortex-M4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz.h - what the libFuzzer targets in tests/fuzz/ share.
  *
  * Each target (fuzz_<module>.c) decodes its input into a sequence of calls,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_arena.c - stow_arena_* against a model of its documented behaviour: four
  * arenas, each with its own block of storage, chained to one another as the
  * input says; per chain head a position (current block, offset), peak and fails;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_genpool.c - stow_genpool_* against a model of its documented behaviour:
  * per slot a state and a generation, a LIFO stack of removed slots, a bump index
  * and, after clear(), the slots used before, which the bump index reuses with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_packed.c - stow_packed_* against a plain array of tags. See fuzz.h. */
 #include "fuzz.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_pool.c - stow_pool_* against a model: which blocks are live, a LIFO stack
  * of freed ones and a bump index. See fuzz.h.
  *

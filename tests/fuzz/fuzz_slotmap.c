@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_slotmap.c - stow_slotmap_* against a model of its documented behaviour:
  * the packed positions (handle index and dead mark of each), and per handle
  * index a state and a generation. See fuzz.h.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh NAME FUZZER SEEDS CORPUS SECONDS - `make fuzz` for one target: fuzzes for
 # SECONDS, growing CORPUS (a directory under build/) from the seed corpus SEEDS,
 # and prints one line: executions per second, coverage (cov: edges, ft:

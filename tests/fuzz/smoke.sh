@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # smoke.sh NAME DIR FUZZER SEEDS RUNS - the short run of one fuzz target that
 # `make test` makes: RUNS inputs (the seed corpus first, then mutations of it),
 # with a fixed seed and an empty work corpus, so that no file under tests/

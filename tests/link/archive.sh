@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # archive.sh DIR CC FLAGS... - port/cortex-m/fault.c overrides the startup's weak
 # HardFault_Handler even when it comes out of a static archive.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/link/fault_main.c - a firmware that faults on purpose: it turns the
  * UsageFault handler off, so that the undefined instruction escalates to
  * HardFault, and executes one. The fault reporter must print

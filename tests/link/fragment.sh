@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fragment.sh DIR CC FLAGS... - linker/stow.ld as an out-of-tree firmware meets it.
 #
 # Builds tests/link/firmware (a 64 KiB arena and a 4 KiB pool, DEFINE'd) for

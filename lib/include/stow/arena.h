@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/arena.h - linear (bump) allocator over static blocks, with marks and a chain.
  *
  * An arena hands out memory by moving a pointer forward and takes it all back at

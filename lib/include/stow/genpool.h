@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/genpool.h - generational arena: items that stay put, handles that know when
  * their item is gone.
  *
@@ -158,8 +159,8 @@ struct stow_genpool {
  * file; in C++20 the DEFINE declares it `constinit`, which makes the compiler
  * prove it. Inside a C++ class a DEFINE is a compile error (the message names
  * stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp): a class
- * gets its containers from the C++ layer, stow/stow.hpp, whose containers hold
- * their storage inside the object. */
+ * gets its containers from the C++ layer (stow/stow.hpp),
+ * whose containers hold their storage inside the object. */
 #define STOW_GENPOOL_DEFINE(name, T, capacity) \
     STOW__GENPOOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) \
@@ -171,8 +172,9 @@ struct stow_genpool {
  * written or read.
  * Returns false, changing nothing, if buf is NULL, not aligned to
  * STOW_GENPOOL_BUF_ALIGN(item_align) or smaller than STOW_GENPOOL_BYTES(item_size,
- * item_align, capacity); if item_size or capacity is 0, capacity is above
- * STOW_HANDLE_MAX_CAPACITY, or the items would take 4 GiB or more.
+ * item_align, capacity); if item_size (stow/stow.h: size 0) or capacity is 0,
+ * capacity is above STOW_HANDLE_MAX_CAPACITY, or the items would take 4 GiB or
+ * more.
  * Contract violation: g is NULL; item_align is neither 0 nor a power of two. */
 bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity) STOW__GUARDED(stow_genpool_init);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/handle.h - generational handles: a slot index and a generation in 32 bits.
  *
  * A handle names one item of one container for as long as the item lives. The low

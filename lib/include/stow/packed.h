@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/packed.h - a packed array: items always contiguous, removal by swap-and-pop.
  *
  * The items live at positions [0, count) with no holes, so the update loop is a
@@ -82,7 +83,8 @@ struct stow_packed {
  * the NOBITS section .bss.stow.packed.<name>. No init call; the storage need not
  * be zeroed. STOW_PACKED_DEFINE_STATIC makes `name` file-local. Inside a C++
  * class a DEFINE is a compile error whose text points to the C++ layer
- * (stow/stow.hpp), whose containers hold their storage inside the object. */
+ * (stow/stow.hpp), whose containers hold their storage inside
+ * the object. */
 #define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
@@ -103,7 +105,8 @@ struct stow_packed {
  * buf needs STOW_PACKED_BYTES(item_size, item_align, capacity) bytes aligned to
  * item_align; it need not be zeroed. O(1).
  * Returns false, changing nothing, if buf is NULL, misaligned or too small,
- * item_size or capacity is 0, or the size computation overflows.
+ * item_size (stow/stow.h: size 0) or capacity is 0, or the size computation
+ * overflows.
  * Contract violation: a is NULL; item_align is not 0 or a power of two. */
 bool stow_packed_init(stow_packed_t *a, void *buf, size_t buf_size, size_t item_size,
                       size_t item_align, uint32_t capacity) STOW__GUARDED(stow_packed_init);

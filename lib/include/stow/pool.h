@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/pool.h - fixed-size blocks with an intrusive free list.
  *
  * A pool hands out blocks of one size from a static array and takes them back
@@ -157,8 +158,8 @@ struct stow_pool {
  * and placed in the NOBITS section .bss.stow.pool.<name> (see linker/stow.ld). No
  * init call; the storage need not be zeroed. STOW_POOL_DEFINE_STATIC makes `name`
  * file-local. Inside a C++ class a DEFINE is a compile error whose text points to
- * the C++ layer (stow/stow.hpp), whose containers hold their storage inside the
- * object. */
+ * the C++ layer (stow/stow.hpp), whose containers hold their
+ * storage inside the object. */
 #define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
 
@@ -170,7 +171,9 @@ struct stow_pool {
 
 /* Makes *p an empty pool of capacity blocks of block_size bytes aligned to
  * block_align (0: STOW_DEFAULT_ALIGN) over buf. Writes nothing into buf. O(1).
- * block_size 0 gives pointer-sized blocks. Statistics start at zero.
+ * block_size 0 gives pointer-sized blocks (the rule for size 0, stow/stow.h: the
+ * smallest block a pool has, since a free block holds the free-list link).
+ * Statistics start at zero.
  * Returns false, changing nothing, if buf is NULL, capacity is 0, buf is not
  * aligned to STOW_POOL_BLOCK_ALIGN(block_align), or buf_size is below
  * STOW_POOL_BYTES(block_size, block_align, capacity) or that size overflows.

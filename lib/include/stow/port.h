@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/port.h - what stow needs from a platform.
  *
  * The library itself calls three of the functions below, and nothing else:

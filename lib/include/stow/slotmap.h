@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/slotmap.h - packed items behind generational handles, with deferred destruction.
  *
  * A slot map keeps its items packed in one array, [0, count), so that updating
@@ -147,8 +148,8 @@ struct stow_slotmap {
  * file; in C++20 the DEFINE declares it `constinit`, which makes the compiler
  * prove it. Inside a C++ class a DEFINE is a compile error (the message names
  * stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp): a class
- * gets its containers from the C++ layer, stow/stow.hpp, whose containers hold
- * their storage inside the object. */
+ * gets its containers from the C++ layer (stow/stow.hpp),
+ * whose containers hold their storage inside the object. */
 #define STOW_SLOTMAP_DEFINE(name, T, capacity) \
     STOW__SLOTMAP_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
@@ -189,8 +190,8 @@ struct stow_slotmap {
  * STOW_SLOTMAP_BYTES(item_size, item_align, capacity) bytes aligned to
  * STOW_SLOTMAP_ALIGN(item_align); it need not be zeroed. O(1).
  * Returns false, changing nothing, if buf is NULL, misaligned or smaller than
- * that, item_size is 0, capacity is 0 or above STOW_HANDLE_MAX_CAPACITY, or the
- * size computation overflows.
+ * that, item_size is 0 (stow/stow.h: size 0), capacity is 0 or above
+ * STOW_HANDLE_MAX_CAPACITY, or the size computation overflows.
  * Contract violation: m is NULL; item_align is not 0 or a power of two. */
 bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t item_size,
                        size_t item_align, uint32_t capacity) STOW__GUARDED(stow_slotmap_init);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/stats.h - the statistics every container reports.
  *
  *     stow_stats_t s;

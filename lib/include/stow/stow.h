@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow.h - everything in stow, in one include.
  *
  * stow is a freestanding C11 allocator kit for firmware and game engines: static,
@@ -14,6 +15,18 @@
  *   config.h   every option and its default      port.h    what a platform supplies
  *   version.h  STOW_VERSION_STRING and friends
  *   handle.h   generational handles              stats.h   the statistics struct
+ *
+ * Size 0, one rule for every container and call: a size of 0 bytes that asks
+ * for memory is never refused and never answered with NULL for being 0; it gets
+ * the smallest unit the container hands out, at an address of its own, aligned
+ * as asked.
+ *   arena      alloc, alloc_zeroed, alloc_array and the NEW macros with a size or
+ *              a count of 0: one byte, at most one alignment step (arena.h).
+ *   pool       init with block_size 0: blocks of one pointer (the smallest block
+ *              a pool has: a free block holds the free-list link).
+ * genpool, slotmap and packed hold items of a C type, whose size is never 0:
+ * their init refuses item_size 0 like any impossible layout (returns false,
+ * changing nothing), and their DEFINEs take sizeof(T).
  */
 #ifndef STOW_H
 #define STOW_H

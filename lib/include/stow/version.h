@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stow/version.h - which stow this is.
  *
  * Semantic versioning: MAJOR changes break source compatibility, MINOR adds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // entities.cpp - the containers behind entities.hpp, defined at namespace scope
 // with stow's DEFINE macros.
 #include "entities.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // entities.hpp - a consumer engine's entity store, backed by stow containers that
 // live in entities.cpp.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main.cpp - a consumer C++17 program: spawns and despawns entities, uses frame
 // scratch and a particle pool, and checks that the options its build set
 // (check level 2, 20 index bits, RETIRE) reached the library it linked.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A consumer firmware: what a team writes after adding stow to its build, built
  * once with CMake (add_subdirectory, STOW_CHECK_LEVEL=2 set by the firmware's
  * CMakeLists.txt) and once against an installed copy (make install + pkg-config).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A consumer C program built against an installed stow with pkg-config:
  *     cc $(pkg-config --cflags stow) host.c $(pkg-config --libs stow)
  * stow was installed with STOW_CHECK_LEVEL=2, and stow.pc's Cflags must say so.

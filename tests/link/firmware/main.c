@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/link/firmware/main.c - a firmware built the way a user outside the stow
  * tree builds one: its own linker script (app-*.ld here), stow's headers,
  * sources and fragment found through -I and -L, the library port, and for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See kernel.h: stand-in declarations for a compile check, not Zephyr. */
 #ifndef STOW_TEST_ZEPHYR_FATAL_H
 #define STOW_TEST_ZEPHYR_FATAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Declarations of the parts of Zephyr's API that port/zephyr/port.c uses, with
  * Zephyr's signatures, so that tests/consumers/check_manifests.py can compile
  * the port where no Zephyr tree is installed. Written for this check; not Zephyr. */

@@ -55,7 +55,7 @@ link() {
 }
 
 module=0
-for name in arena pool genpool slotmap packed; do
+for name in arena pool genpool slotmap packed heap; do
     module=$((module + 1))
     for way in define init; do
         extra=-DGUARD_MODULE=$module

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* user.c - a program built with whatever options config_guard.sh passes, linked
  * against a library built with the defaults. It uses one container, picked by
- * GUARD_MODULE (1 arena, 2 pool, 3 genpool, 4 slotmap, 5 packed), made by its
+ * GUARD_MODULE (1 arena, 2 pool, 3 genpool, 4 slotmap, 5 packed, 6 heap), made by its
  * DEFINE (GUARD_BY_INIT not defined: the call that uses it is not init) or by
  * its init function (GUARD_BY_INIT), so that each of the two ways into each
  * container is shown to carry the configuration check. The port's six
@@ -30,9 +30,12 @@ STOW_GENPOOL_DEFINE(guarded, struct item, 4);
 #elif GUARD_MODULE == 4
 STOW_SLOTMAP_DEFINE(guarded, struct item, 4);
 #define USE() (!stow_handle_is_null(stow_slotmap_insert(&guarded, &item)))
-#else
+#elif GUARD_MODULE == 5
 STOW_PACKED_DEFINE(guarded, struct item, 4);
 #define USE() (stow_packed_push(&guarded) != NULL)
+#else
+STOW_HEAP_DEFINE(guarded, 256);
+#define USE() (stow_heap_alloc(&guarded, 8u) != NULL)
 #endif
 #else
 static STOW_ALIGNAS(16) unsigned char buf[1024];
@@ -48,9 +51,12 @@ static stow_genpool_t guarded;
 #elif GUARD_MODULE == 4
 static stow_slotmap_t guarded;
 #define USE() stow_slotmap_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
-#else
+#elif GUARD_MODULE == 5
 static stow_packed_t guarded;
 #define USE() stow_packed_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u)
+#else
+static stow_heap_t guarded;
+#define USE() stow_heap_init(&guarded, buf, sizeof buf)
 #endif
 #endif
 

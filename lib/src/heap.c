@@ -765,20 +765,24 @@ FN size_t stow_heap_largest_free(const stow_heap_t *h)
 static FN bool class_ok(const stow_heap_t *h, size_t c, size_t *count)
 {
     const node_t *head = &h->classes[c];
+    const node_t *prev = head;
     size_t n = 0;
     size_t most = (size_t)(h->limit - h->first) / MIN_BLOCK;
-    for (const node_t *x = head->next; x != head; x = x->next) {
-        unsigned char *b = block_of((node_t *)(uintptr_t)x);
-        if (b < h->first || b >= h->limit || ((uintptr_t)(b + HEADER) & (ALIGN - 1u)) != 0u ||
-            x->next->prev != x || n++ > most) {
+    /* A link is followed only once it is known to point into the heap: each node
+     * is tested before it is read, and its prev must be the node before it. */
+    for (const node_t *x = head->next; x != head; prev = x, x = x->next) {
+        uintptr_t at = (uintptr_t)x; /* no pointer arithmetic on a link not yet known good */
+        if (at < (uintptr_t)h->first + WORD || at >= (uintptr_t)h->limit + WORD ||
+            ((at - WORD + HEADER) & (ALIGN - 1u)) != 0u || x->prev != prev || n++ > most) {
             return false;
         }
+        unsigned char *b = block_of((node_t *)(uintptr_t)x);
         size_t head_word = head_of(b);
-        if ((head_word & FLAGS) != 0u || log2_floor(head_word) != c) {
+        if ((head_word & FLAGS) != 0u || head_word < MIN_BLOCK || log2_floor(head_word) != c) {
             return false;
         }
     }
-    if ((n != 0u) != (((h->classes_used >> c) & 1u) != 0u) || head->prev->next != head) {
+    if ((n != 0u) != (((h->classes_used >> c) & 1u) != 0u) || head->prev != prev) {
         return false;
     }
     *count += n;

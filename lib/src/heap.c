@@ -312,11 +312,12 @@ static FN bool layout_of(unsigned char *buf, size_t size, struct layout *out)
     size_t blocks = room & ~(ALIGN - 1u);
 #if STOW_CHECK_LEVEL >= 1
     /* The map takes a bit per granule, in 32-bit words after the end word. Start
-     * just under the answer and step down: at most two steps. */
+     * at or just above the answer (blocks + blocks / (8 ALIGN) <= room) and step
+     * down: at most two steps. */
     if (room < 16u + MIN_BLOCK) {
         return false;
     }
-    blocks = (room - room / (8u * ALIGN) - 8u) & ~(ALIGN - 1u);
+    blocks = (room - room / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
     while (blocks + (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u > room) {
         blocks -= ALIGN;
     }

@@ -717,7 +717,8 @@ FN bool stow_heap_init(stow_heap_t *h, void *buf, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_init: heap is NULL", false);
     struct layout l;
-    if (buf == NULL || !stow__is_aligned(buf, ALIGN) || !layout_of((unsigned char *)buf, size, &l)) {
+    if (buf == NULL || !stow__is_aligned(buf, ALIGN) || size < STOW_HEAP_MIN_BYTES ||
+        !layout_of((unsigned char *)buf, size, &l)) {
         return false;
     }
     h->buf = (unsigned char *)buf;

@@ -981,10 +981,11 @@ TEST(heap_largest_free_is_exact_after_mixed_operations)
     CHECK(stow_heap_check(heap_a));
 }
 
-/* heap.h: "a request the largest free block fits is never refused". Two free
+/* largest_free() is the first block of the highest non-empty class: two free
  * blocks in one size class, the smaller one first in its list, and no larger
- * block: a request that fits the larger one. */
-TEST(heap_a_request_the_largest_free_block_fits_is_never_refused)
+ * block. A request up to the first one's size succeeds; one that only the
+ * second could hold is refused (heap.h says so), and counts a fail. */
+TEST(heap_largest_free_is_the_first_block_of_the_highest_class)
 {
     const size_t u = MIN_BLOCK;
     CHECK_CALL(fresh(heap_a, WORK, SMALL_RAM ? 512u : 2048u));
@@ -999,12 +1000,18 @@ TEST(heap_a_request_the_largest_free_block_fits_is_never_refused)
     stow_heap_free(heap_a, b);
     stow_heap_free(heap_a, b2); /* a free block of 12u */
     stow_heap_free(heap_a, a);
-    stow_heap_free(heap_a, a2); /* a free block of 9u, first in the class of 8u-16u */
+    stow_heap_free(heap_a, a2); /* a free block of 9u, first in the class of 8u to 16u */
     CHECK(stow_heap_check(heap_a));
-    size_t n = 10u * u - OVERHEAD - TAIL; /* fits 12u, not 9u */
-    CHECK_EQ(stow_heap_largest_free(heap_a), 9u * u - OVERHEAD - TAIL);
-    void *p = stow_heap_alloc(heap_a, n);
-    CHECK_PTR_EQ(p, b);
+    size_t lf = stow_heap_largest_free(heap_a);
+    CHECK_EQ(lf, 9u * u - OVERHEAD - TAIL);
+    CHECK_NULL(stow_heap_alloc(heap_a, 10u * u - OVERHEAD - TAIL)); /* fits 12u only */
+    CHECK_NULL(stow_heap_alloc(heap_a, lf + 1u));
+    CHECK_EQ(fails_of(heap_a), 2);
+    CHECK_PTR_EQ(stow_heap_alloc(heap_a, lf), a);
+    /* with the first one gone, the other is the answer */
+    CHECK_EQ(stow_heap_largest_free(heap_a), 12u * u - OVERHEAD - TAIL);
+    CHECK_PTR_EQ(stow_heap_alloc(heap_a, 10u * u - OVERHEAD - TAIL), b);
+    CHECK(stow_heap_check(heap_a));
 }
 
 /* ---- ISR variants ------------------------------------------------------------------- */
@@ -2216,7 +2223,7 @@ void stow_test_suite_heap(void)
     RUN(heap_calloc_zeroes_and_checks_the_product);
     RUN(heap_aligned_alloc_takes_every_power_of_two);
     RUN(heap_largest_free_is_exact_after_mixed_operations);
-    RUN(heap_a_request_the_largest_free_block_fits_is_never_refused);
+    RUN(heap_largest_free_is_the_first_block_of_the_highest_class);
     RUN(heap_isr_variants_match_the_plain_calls_and_nest);
 #if !defined(STOW_TEST_TARGET)
     RUN(heap_isr_variants_exclude_each_other_across_threads);

@@ -414,7 +414,9 @@ static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t s
     }
     link_free(h, b, size);
     set_head(b + size, head_of(b + size) | PREV_FREE);
-    stow__poison(b + HEADER, size - HEADER);
+    /* The header too: the tail a shrink gives back starts inside the caller's
+     * block, and a stale pointer reaches its first words. */
+    stow__poison(b, size);
 }
 
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)

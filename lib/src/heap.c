@@ -465,9 +465,10 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (h->first == NULL && !lay_out(h)) {
         return refuse(h);
     }
-    /* Room for the request and, when aligned, for the worst front gap. */
+    /* Room for the request and, when aligned beyond ALIGN, for the worst front
+     * gap (ALIGN itself asks for nothing more, however small the heap). */
     size_t slack = align > ALIGN ? align + ALIGN : 0u;
-    if (size > h->max_size || align > h->max_size || h->max_size - size < slack) {
+    if (size > h->max_size || (slack != 0u && (align > h->max_size || h->max_size - size < slack))) {
         return refuse(h);
     }
     size_t exact = (size + HEADER + TAIL + ALIGN - 1u) & ~(ALIGN - 1u);

@@ -344,11 +344,12 @@ static FN bool layout_of(unsigned char *buf, size_t size, struct layout *out)
     size_t blocks = room & ~(ALIGN - 1u);
 #if STOW_CHECK_LEVEL >= 1
     /* The map takes a bit per granule, in 32-bit words after the end word. Start
-     * just under the answer and step down: at most two steps. */
+     * at or just above the answer (blocks + blocks / (8 ALIGN) <= room) and step
+     * down: at most two steps. */
     if (room < 16u + MIN_BLOCK) {
         return false;
     }
-    blocks = (room - room / (8u * ALIGN) - 8u) & ~(ALIGN - 1u);
+    blocks = (room - room / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
     while (blocks + (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u > room) {
         blocks -= ALIGN;
     }
@@ -446,7 +447,9 @@ static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned cha
     }
     link_free(h, bits, b, size);
     set_head(b + size, head_of(b + size) | PREV_FREE);
-    stow__poison(b + HEADER, size - HEADER);
+    /* The header too: the tail a shrink gives back starts inside the caller's
+     * block, and a stale pointer reaches its first words. */
+    stow__poison(b, size);
 }
 
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
@@ -510,9 +513,10 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
     if (h->first == NULL && !lay_out(h)) {
         return refuse(h);
     }
-    /* Room for the request and, when aligned, for the worst front gap. */
+    /* Room for the request and, when aligned beyond ALIGN, for the worst front
+     * gap (ALIGN itself asks for nothing more, however small the heap). */
     size_t slack = align > ALIGN ? align + ALIGN : 0u;
-    if (size > h->max_size || align > h->max_size || h->max_size - size < slack) {
+    if (size > h->max_size || (slack != 0u && (align > h->max_size || h->max_size - size < slack))) {
         return refuse(h);
     }
     size_t exact = exact_block(size);
@@ -838,20 +842,24 @@ FN size_t stow_heap_largest_free(const stow_heap_t *h)
 static FN bool class_ok(const stow_heap_t *h, size_t c, size_t *count)
 {
     const node_t *head = &h->classes[c];
+    const node_t *prev = head;
     size_t n = 0;
     size_t most = (size_t)(h->limit - h->first) / MIN_BLOCK;
-    for (const node_t *x = head->next; x != head; x = x->next) {
-        unsigned char *b = block_of((node_t *)(uintptr_t)x);
-        if (b < h->first || b >= h->limit || ((uintptr_t)(b + HEADER) & (ALIGN - 1u)) != 0u ||
-            x->next->prev != x || n++ > most) {
+    /* A link is followed only once it is known to point into the heap: each node
+     * is tested before it is read, and its prev must be the node before it. */
+    for (const node_t *x = head->next; x != head; prev = x, x = x->next) {
+        uintptr_t at = (uintptr_t)x; /* no pointer arithmetic on a link not yet known good */
+        if (at < (uintptr_t)h->first + WORD || at >= (uintptr_t)h->limit + WORD ||
+            ((at - WORD + HEADER) & (ALIGN - 1u)) != 0u || x->prev != prev || n++ > most) {
             return false;
         }
+        unsigned char *b = block_of((node_t *)(uintptr_t)x);
         size_t head_word = head_of(b);
-        if ((head_word & FLAGS) != 0u || class_of(head_word) != c) {
+        if ((head_word & FLAGS) != 0u || head_word < MIN_BLOCK || class_of(head_word) != c) {
             return false;
         }
     }
-    if ((n != 0u) != (((h->classes_used >> c) & 1u) != 0u) || head->prev->next != head) {
+    if ((n != 0u) != (((h->classes_used >> c) & 1u) != 0u) || head->prev != prev) {
         return false;
     }
     *count += n;

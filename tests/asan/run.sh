@@ -17,7 +17,9 @@ pool-write-after-free pool-read-after-free pool-link-write-after-free pool-write
 genpool-write-after-remove genpool-read-after-remove genpool-write-after-clear genpool-read-after-clear
 slotmap-write-after-remove slotmap-read-after-remove slotmap-write-after-clear slotmap-read-after-refresh
 packed-write-after-remove packed-read-after-remove packed-write-after-clear packed-read-after-clear
-arena-write-after-rewind arena-read-after-rewind arena-write-after-reset arena-read-after-reset"
+arena-write-after-rewind arena-read-after-rewind arena-write-after-reset arena-read-after-reset
+heap-write-after-free heap-read-after-free heap-write-after-realloc-move heap-read-after-realloc-move
+heap-write-after-realloc-shrink heap-read-after-realloc-shrink"
 for c in $cases; do
     out=$(ASAN_OPTIONS=detect_leaks=0 "$bin" "$c" 2>&1)
     status=$?

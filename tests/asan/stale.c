@@ -24,6 +24,7 @@ STOW_GENPOOL_DEFINE_STATIC(stale_genpool, struct item, 4);
 STOW_SLOTMAP_DEFINE_STATIC(stale_slotmap, struct item, 4);
 STOW_PACKED_DEFINE_STATIC(stale_packed, struct item, 4);
 STOW_ARENA_DEFINE_STATIC(stale_arena, 256);
+STOW_HEAP_DEFINE_STATIC(stale_heap, 2048);
 
 static volatile uint64_t sink;
 
@@ -181,6 +182,50 @@ static int arena_case(bool write, bool stale, bool reset)
     return 0;
 }
 
+/* kind 0: free; 1: a realloc that moved the block (the old pointer is stale);
+ * 2: a realloc that shrank it in place (the bytes it gave back are stale) */
+static int heap_case(bool write, bool stale, int kind)
+{
+    struct item *x = (struct item *)stow_heap_alloc(&stale_heap, 4u * sizeof(struct item));
+    struct item *y = (struct item *)stow_heap_alloc(&stale_heap, sizeof(struct item)); /* x's neighbour */
+    if (x == NULL || y == NULL) {
+        return fail("heap alloc");
+    }
+    touch(x, true);
+    touch(&x[3], true);
+    struct item *stale_at = x;
+    if (kind == 0) {
+        stow_heap_free(&stale_heap, x);
+    } else if (kind == 1) {
+        struct item *moved = (struct item *)stow_heap_realloc(&stale_heap, x, 64u * sizeof(struct item));
+        if (moved == NULL || moved == x) {
+            return fail("heap realloc did not move");
+        }
+        touch(moved, true); /* the new block: fine */
+    } else {
+        if (stow_heap_realloc(&stale_heap, x, sizeof(struct item)) != x ||
+            stow_heap_usable_size(&stale_heap, x) >= 3u * sizeof(struct item)) {
+            return fail("heap realloc did not shrink in place");
+        }
+        touch(x, true); /* what it kept: fine */
+        stale_at = &x[3];
+    }
+    if (!stow_heap_check(&stale_heap)) {
+        return fail("heap check");
+    }
+    if (stale) {
+        touch(stale_at, write);
+    }
+    touch(y, true);
+    return 0;
+}
+
+static void heap_reset(void)
+{
+    stow_heap_t *h = &stale_heap;
+    (void)stow_heap_init(h, h->buf, h->size);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -207,6 +252,10 @@ int main(int argc, char **argv)
         r |= packed_case(true, false, true);
         r |= arena_case(true, false, false);
         r |= arena_case(true, false, true);
+        for (int kind = 0; kind < 3; kind++) {
+            heap_reset();
+            r |= heap_case(true, false, kind);
+        }
         if (r == 0) {
             printf("stale: no stale access, no report\n");
         }
@@ -231,6 +280,10 @@ int main(int argc, char **argv)
     }
     if (strncmp(c, "arena-", 6) == 0) {
         return arena_case(write, stale, strstr(c, "reset") != NULL);
+    }
+    if (strncmp(c, "heap-", 5) == 0) {
+        int kind = strstr(c, "move") != NULL ? 1 : strstr(c, "shrink") != NULL ? 2 : 0;
+        return heap_case(write, stale, kind);
     }
     fprintf(stderr, "stale: unknown case %s\n", c);
     return 2;

@@ -23,9 +23,11 @@
  * of its block a pointer may use. Only when no power-of-two block can be found
  * does the heap look at the first free block of the size class below, and hand
  * out exactly what the request needs if that block is large enough: so the whole
- * of an empty heap can be had in one request, and a request the largest free
- * block fits is never refused (stow_heap_largest_free() says exactly what will
- * succeed).
+ * of an empty heap can be had in one request, and stow_heap_largest_free() says
+ * exactly what will succeed: every request up to it, none larger. (It is the
+ * first block of the highest non-empty class; a larger block further down that
+ * class's list is not looked at, so a request that only it could hold is
+ * refused.)
  *
  *   target              STOW_HEAP_OVERHEAD  STOW_HEAP_ALIGN  STOW_HEAP_MIN_BLOCK
  *   Cortex-M (AAPCS)    8                   8                16

@@ -914,6 +914,13 @@ FN bool stow_heap_check(const stow_heap_t *h)
         } else {
             live_blocks++;
             used += size;
+            /* A block allocated with more than ALIGN keeps that alignment in word
+             * 1 (for realloc): a power of two its payload meets. */
+            size_t align = word_at(b)[1];
+            if ((head & ALIGNED) != 0u &&
+                (align <= ALIGN || !stow__is_pow2(align) || !stow__is_aligned(b + HEADER, align))) {
+                return false;
+            }
 #if STOW_CHECK_LEVEL >= 2
             if (!canary_intact(b)) {
                 return false;

@@ -95,6 +95,7 @@ $(foreach b,$(RV_BOARDS),$(eval $(call LOAD_BOARD,$(b))))
 # libFuzzer is not a command (its runtime comes with Debian's libclang-rt-dev),
 # hence the pseudo-command "libfuzzer".
 TOOL_gcc := gcc:gcc
+TOOL_gxx := g++:g++
 TOOL_arm := arm-none-eabi-gcc:gcc-arm-none-eabi
 TOOL_qemu := qemu-system-arm:qemu-system-arm
 TOOL_clang := clang:clang
@@ -112,13 +113,13 @@ TOOL_multilib := multilib:gcc-multilib
 TOOL_qemui386 := qemu-i386:qemu-user
 TOOLS_all := gcc arm
 TOOLS_demo = $(if $(filter $(BOARD),$(RV_BOARDS)),rv qemurv,arm qemu)
-TOOLS_test := gcc arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cmake pkgconfig python git
+TOOLS_test := gcc gxx arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cmake pkgconfig python git
 TOOLS_lint := gcc arm cppcheck tidy
 TOOLS_fuzz := clang libfuzzer
 TOOLS_bench := gcc arm qemu rv qemurv valgrind
 TOOLS_size := arm rv
 # `make tools`: everything any goal uses.
-TOOLS_tools := gcc arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
+TOOLS_tools := gcc gxx arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
                python git
 TOOL_GOALS := all demo test lint fuzz bench size tools
 tools: tools-tools

@@ -8,7 +8,8 @@
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host, and
-#                             recorded allocation traces replayed (bench/replay.mk)
+#                             recorded allocation traces replayed (bench/replay.mk), and
+#                             the C / C++ instruction comparison (make bench-cxx)
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -739,6 +740,7 @@ bench:
 	    gnuplot -e "datafile='$(BUILD)/bench/showdown.dat'; outfile='bench/out/showdown.png'" bench/showdown.gp && \
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 	@echo && $(MAKE) --no-print-directory bench-replay
+	@echo && $(MAKE) --no-print-directory bench-cxx
 
 size: tools-size
 	@bench/size.sh

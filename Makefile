@@ -3,11 +3,11 @@
 #
 #   make                      the library for the host and for Cortex-M0 and M4
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
-#   make demo                 the two demo firmwares (examples/) under QEMU (mps2-an386;
+#   make demo                 the demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host), the showdown of
-#                             pool designs (a published comparison) on the host, and
+#                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
 #                             the C / C++ instruction comparison (make bench-cxx)
 #   make size                 code size per module, core, optimisation and level, and what

@@ -341,7 +341,6 @@ static FN bool layout_of(unsigned char *buf, size_t size, struct layout *out)
         return false;
     }
     size_t room = size - lead - WORD; /* blocks and, at level >= 1, the map */
-    size_t blocks = room & ~(ALIGN - 1u);
 #if STOW_CHECK_LEVEL >= 1
     /* The map takes a bit per granule, in 32-bit words after the end word. Start
      * at or just above the answer (blocks + blocks / (8 ALIGN) <= room) and step
@@ -349,10 +348,12 @@ static FN bool layout_of(unsigned char *buf, size_t size, struct layout *out)
     if (room < 16u + MIN_BLOCK) {
         return false;
     }
-    blocks = (room - room / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
+    size_t blocks = (room - room / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
     while (blocks + (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u > room) {
         blocks -= ALIGN;
     }
+#else
+    size_t blocks = room & ~(ALIGN - 1u);
 #endif
     size_t largest = ~(SIZE_MAX >> 1); /* a block size must stay below the top bit */
     if (blocks >= largest) {

@@ -9,11 +9,11 @@
  * ALIGN - HEADER past an ALIGN boundary, so every payload (block + HEADER) is
  * aligned to ALIGN.
  *
- *   word 0 of every block: its size | USED | PREV_FREE. PREV_FREE says that the
- *     block before it is free, and so that the word before this block is that
- *     free block's size (its footer).
- *   live block:  word 1 the alignment it was allocated with (for realloc);
- *     payload from word 2; at level 2 its last word is the requested size and
+ *   word 0 of every block: its size | USED | PREV_FREE | ALIGNED. PREV_FREE says
+ *     that the block before it is free, and so that the word before this block
+ *     is that free block's size (its footer).
+ *   live block:  when ALIGNED is set (it was allocated with more than ALIGN),
+ *     word 1 is that alignment, for realloc; payload from word 2; at level 2 its last word is the requested size and
  *     the bytes between the request and that word hold 0xDD (the canary).
  *   free block:  words 1-2 its node in its size class's circular list (next,
  *     prev), its last word its size again (the footer). At level 2 every other
@@ -26,11 +26,15 @@
  *   - no two free blocks are neighbours (free merges at once); PREV_FREE is set
  *     exactly on the blocks (and end word) that follow a free block; a free
  *     block's footer equals its size;
- *   - a free block of size s is in class floor(log2 s), whose list is a proper
- *     circle; bit i of classes_used is set exactly when class i is not empty;
+ *   - a free block of size s is in class clz(s) (its leading zeros: see "size
+ *     classes" below), whose list is a proper circle; bit c of classes_used is
+ *     set exactly when class c is not empty;
  *     every listed node is a free block of the heap, and every free block is
  *     listed once;
- *   - used is the sum of the live blocks' sizes; peak >= used;
+ *   - used is the sum of the live blocks' sizes (peak may lag behind it: it
+ *     catches up when used next falls, see lower_used());
+ *   - a live block marked ALIGNED keeps in word 1 a power of two above ALIGN
+ *     that its payload meets;
  *   - level >= 1: bit i of the map is set exactly when a live block starts at
  *     first + i * ALIGN;
  *   - level 2: free blocks hold 0xDD but for their four words; live blocks'
@@ -38,15 +42,14 @@
  *
  * Allocation. A request of s bytes needs a block of at least s + HEADER (+ the
  * size word at level 2), and is given a power-of-two block of that, 2^k bytes.
- * Every free block in class k or above is at least 2^k bytes, so the lowest
- * non-empty class at or above k (one shift and one count-trailing-zeros of
- * classes_used) holds a block that fits, and its first block is taken: no
- * search. The rest of that block, if it is at least MIN_BLOCK, becomes a free
+ * Every free block of 2^k bytes or more fits, so the smallest non-empty class
+ * of such blocks (one shift and one count-leading-zeros of classes_used) holds
+ * a block that fits, and its first block is taken: no search. The rest of that block, if it is at least MIN_BLOCK, becomes a free
  * block of its own (its neighbours are a live block, the one just carved, and
  * whatever followed the taken block, which was live since free blocks do not
  * touch); a smaller rest stays with the block. Only when no class at or above k
- * has a block does the heap look further, once: the first block of class k - 1
- * may still be large enough for the request's exact size (rounded to ALIGN),
+ * has a block does the heap look further, once: the first block of the class
+ * just below (blocks of 2^(k-1) to 2^k - 1 bytes) may still be large enough for the request's exact size (rounded to ALIGN),
  * and is then split to that size. That is what makes the whole of an empty heap
  * available in one request, and makes largest_free exact: the answer is the
  * first block of the highest non-empty class, since every block of that class

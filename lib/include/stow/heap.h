@@ -102,12 +102,16 @@
  * AddressSanitizer builds, at every level, poison freed blocks, so that a read or
  * write through a stale pointer is reported where it happens (see config.h).
  *
- * Costs (alloc, free: O(1), no loop): measured by make bench on Cortex-M4 at
- * -O2, level 0, sizes 8-512 with about 100 blocks live: see the README's heap
- * section for the figures. Before its first use, a DEFINE'd heap has not laid
- * out its storage; the first call does (O(1) at level 0; at levels 1 and 2 it
- * clears the bit map, capacity / (8 * STOW_HEAP_ALIGN) bytes, once), and so does
- * init.
+ * Costs: alloc, aligned alloc, free and in-place realloc are O(1), with no loop.
+ * Measured by make bench, each call timed on its own, on Cortex-M4 at -O2 level
+ * 0 with requests of 8-512 bytes and about 100 blocks live: alloc 47 instructions
+ * on average and 63 at most (its longest path, the exact fit from the class
+ * below), free 41 on average and 63 at most (both neighbours merged), realloc in
+ * place 62 / 89, aligned alloc 114 / 130; calloc adds the zeroing and a moving
+ * realloc the copy, a word at a time. Before its first use, a DEFINE'd heap has
+ * not laid out its storage; the first call does (O(1) at level 0; at levels 1
+ * and 2 it clears the bit map, capacity / (8 * STOW_HEAP_ALIGN) bytes, once),
+ * and so does init.
  *
  * ISR use: stow_heap_alloc_isr(), stow_heap_free_isr() and
  * stow_heap_realloc_isr() wrap the call in stow_port_critical_enter()/exit(),

@@ -78,14 +78,21 @@ static void print(const char *text)
     stow_port_write(text, n);
 }
 
-static void print_u(uint32_t value)
+/* Writes value's decimal digits at the end of digits[10]; returns where they start. */
+static unsigned format_u(char digits[10], uint32_t value)
 {
-    char digits[12];
-    unsigned at = sizeof digits;
+    unsigned at = 10u;
     do {
         digits[--at] = (char)('0' + value % 10u);
         value /= 10u;
     } while (value != 0u);
+    return at;
+}
+
+static void print_u(uint32_t value)
+{
+    char digits[10];
+    unsigned at = format_u(digits, value);
     stow_port_write(&digits[at], sizeof digits - at);
 }
 
@@ -104,13 +111,8 @@ static void feed_append(uint32_t frame_no, const char *what, uint32_t id)
     piece[n++] = ' ';
     piece[n++] = '#';
     char digits[10];
-    uint32_t d = 0;
-    do {
-        digits[d++] = (char)('0' + id % 10u);
-        id /= 10u;
-    } while (id != 0u);
-    while (d > 0u) {
-        piece[n++] = digits[--d];
+    for (unsigned d = format_u(digits, id); d < sizeof digits; d++) {
+        piece[n++] = digits[d];
     }
     piece[n++] = ';';
     piece[n++] = ' ';

@@ -410,7 +410,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
 
 /* Makes the block b (free, unlinked, fsize bytes, its predecessor live) live
  * with size bytes, giving the rest back when it can stand as a block. align is
- * 0 for the default alignment, or the larger one it was allocated with. */
+ * the alignment it is allocated with; above ALIGN it is kept for realloc. */
 static FN inline void *carve(stow_heap_t *h, size_t *bits, unsigned char *b, size_t fsize, size_t size,
                              size_t align, size_t flags)
 {
@@ -421,7 +421,7 @@ static FN inline void *carve(stow_heap_t *h, size_t *bits, unsigned char *b, siz
         size = fsize;
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
-    if (align != 0u) {
+    if (align > ALIGN) {
         flags |= ALIGNED;
         word_at(b)[1] = align;
     }
@@ -560,7 +560,7 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
         fsize -= gap;
         flags = PREV_FREE;
     }
-    void *p = carve(h, &bits, b, fsize, block, align > ALIGN ? align : 0u, flags);
+    void *p = carve(h, &bits, b, fsize, block, align, flags);
     h->classes_used = bits;
 #if STOW_CHECK_LEVEL >= 2
     set_canary(b, size);
@@ -601,7 +601,7 @@ FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
         }
         size_t fsize = head_of(b);
         unlink_free(&bits, b, fsize);
-        void *p = carve(h, &bits, b, fsize, block, 0u, 0u);
+        void *p = carve(h, &bits, b, fsize, block, ALIGN, 0u);
         h->classes_used = bits;
         return p;
     }
@@ -722,8 +722,7 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
         /* b and next are now one free-standing block whose predecessor is
          * whatever b's was: carve it like a block taken from a class. */
         h->used = lower_used(h, cur);
-        (void)carve(h, &bits, b, total, keep, (head & ALIGNED) != 0u ? word_at(b)[1] : 0u,
-                    head & PREV_FREE);
+        (void)carve(h, &bits, b, total, keep, align_of(b), head & PREV_FREE);
         h->classes_used = bits;
 #if STOW_CHECK_LEVEL >= 2
         set_canary(b, size);

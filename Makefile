@@ -818,11 +818,12 @@ $(eval $(call RV_TRAP_CHECK,sifive_e,3,illegal,illegal instruction))
 # Costs the headers bound (tests/bounds/bounds.c): timed in instructions at two
 # sizes under -icount shift=0, where mcycle counts instructions exactly; a cost
 # that must grow linearly may grow at most twice as fast. Level 2, riscv-virt.
-$(BUILD)/test/bounds-riscv-virt-L2/bounds.elf: tests/bounds/bounds.c $(LIB_DEPS) $(RV_PORT_DEPS) \
-        targets/riscv-virt/board.mk targets/riscv-virt/memory.ld Makefile
+$(BUILD)/test/bounds-riscv-virt-L2/bounds.elf: tests/bounds/bounds.c tests/harness.c tests/harness.h \
+        $(BUILD)/gen/suites.h $(LIB_DEPS) \
+        $(RV_PORT_DEPS) targets/riscv-virt/board.mk targets/riscv-virt/memory.ld Makefile
 	@mkdir -p $(@D)
-	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(riscv-virt_CFLAGS) -DSTOW_CHECK_LEVEL=2 $(INC) \
-	    $(RV_LINK) -Ltargets/riscv-virt $(RV_SUPPORT) port/riscv/assert.c $(LIB_SRC) $< -lgcc -o $@
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(riscv-virt_CFLAGS) -DSTOW_CHECK_LEVEL=2 $(TEST_INC) \
+	    $(RV_LINK) -Ltargets/riscv-virt $(RV_SUPPORT) $(LIB_SRC) tests/harness.c $< -lgcc -o $@
 $(BUILD)/test/bounds-riscv-virt-L2/result: $(BUILD)/test/bounds-riscv-virt-L2/bounds.elf FORCE
 	@tests/run.sh bounds-riscv-virt-L2 $(@D) timeout 60 $(RV_QEMU) $(riscv-virt_QEMU) -icount shift=0 \
 	    $(QEMU_RUN) -kernel $<

@@ -13,9 +13,10 @@
  *                  block in the middle. (It was O(blocks^2) at level 2: each
  *                  block's free position came from a walk from the head.)
  *
- * Prints a line per measure and "N passed, N failed"; exits 1 on any failure.
+ * Runs as cases of the test harness (tests/harness.h): a line per measure, then
+ * "N passed, N failed"; exits 1 on any failure.
  */
-#include "stow/stow.h"
+#include "harness.h"
 
 #define SMALL 16u
 #define LARGE 256u
@@ -23,41 +24,6 @@
 
 static stow_arena_t blocks[LARGE];
 static _Alignas(16) unsigned char storage[LARGE][BLOCK_BYTES];
-static unsigned passed;
-static unsigned failed;
-
-static void print(const char *text)
-{
-    size_t n = 0u;
-    while (text[n] != '\0') {
-        n++;
-    }
-    stow_port_write(text, n);
-}
-
-static void print_u32(uint32_t v)
-{
-    char digits[12];
-    size_t at = sizeof digits;
-    do {
-        digits[--at] = (char)('0' + (char)(v % 10u));
-        v /= 10u;
-    } while (v != 0u);
-    stow_port_write(&digits[at], sizeof digits - at);
-}
-
-static void verdict(int ok, const char *what)
-{
-    print(ok ? "ok   " : "FAIL ");
-    print(what);
-    print("\n");
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-    }
-}
-
 /* Instructions one stow_arena_check() takes on a chain of n blocks whose
  * current block is the middle one; 0 if the chain cannot be built or check()
  * finds it broken. */
@@ -84,30 +50,29 @@ static uint32_t arena_check_cost(uint32_t n)
     return ok ? cost : 0u;
 }
 
-int main(void)
+TEST(arena_check_is_linear_in_the_blocks)
 {
-    print("stow bounds, check level ");
-    print_u32(STOW_CHECK_LEVEL);
-    print("\n");
-
     uint32_t small = arena_check_cost(SMALL);
     uint32_t large = arena_check_cost(LARGE);
-    print("arena check: ");
-    print_u32(small);
-    print(" instructions for ");
-    print_u32(SMALL);
-    print(" blocks, ");
-    print_u32(large);
-    print(" for ");
-    print_u32(LARGE);
-    print("\n");
-    verdict(small != 0u && large != 0u, "arena check: the chains are sound");
-    verdict(small != 0u && large <= 2u * (LARGE / SMALL) * small,
-            "arena check: O(blocks) (16x the blocks cost at most 32x the instructions)");
+    stow_test_print("arena check: ");
+    stow_test_print_u(small);
+    stow_test_print(" instructions for ");
+    stow_test_print_u(SMALL);
+    stow_test_print(" blocks, ");
+    stow_test_print_u(large);
+    stow_test_print(" for ");
+    stow_test_print_u(LARGE);
+    stow_test_print("\n");
+    CHECK(small != 0u && large != 0u); /* the chains are sound */
+    /* O(blocks): 16x the blocks cost at most 32x the instructions */
+    CHECK_LE(large, 2u * (LARGE / SMALL) * small);
+}
 
-    print_u32(passed);
-    print(" passed, ");
-    print_u32(failed);
-    print(" failed\n");
-    return failed == 0u ? 0 : 1;
+int main(void)
+{
+    stow_test_print("stow bounds, check level ");
+    stow_test_print_u(STOW_CHECK_LEVEL);
+    stow_test_print("\n");
+    RUN(arena_check_is_linear_in_the_blocks);
+    return stow_test_finish();
 }

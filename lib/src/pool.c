@@ -26,47 +26,7 @@
  *     are in use; free blocks hold 0xDD after their link; blocks in
  *     [bump, poison_end) hold 0xDD in full.
  */
-#include "stow/pool.h"
-#include "internal.h"
-
-#define LINK_BYTES sizeof(unsigned char *)
-#define LINK_ALIGN (size_t)STOW_ALIGNOF(void *)
-#define UINTPTR_BITS (sizeof(uintptr_t) * CHAR_BIT)
-
-#if STOW_CHECK_LEVEL >= 2
-/* The bitmap sits right after the blocks, which end on a pointer boundary. */
-STOW_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
-                         "the allocation bitmap needs the blocks to end 32-bit aligned");
-#endif
-
-/* The free-list link in a free block's first pointer bytes. A free block is
- * released memory, poisoned whole in an ASan build (so that a stale pointer to it
- * is caught even when the block is no larger than a pointer): the sanitizer must
- * not check these two accesses. */
-static STOW__NO_ASAN inline unsigned char *link_of(const unsigned char *block)
-{
-    return *(unsigned char *const *)(const void *)block;
-}
-
-static STOW__NO_ASAN inline void set_link(unsigned char *block, unsigned char *next)
-{
-    *(unsigned char **)(void *)block = next;
-}
-
-/* The index of the block that starts at ptr, or a number >= capacity when ptr is
- * not a block start of this pool (below base, at or beyond end, interior or
- * misaligned). No division: Cortex-M0 has none. With N the bits of uintptr_t and
- * stride == odd << shift, f(offset) = rotate_right(offset * inverse, shift) is a
- * bijection on N-bit numbers (multiplying by an odd number modulo 2^N can be
- * undone, and so can a rotation). For i < capacity, f(i * stride) = i, because
- * i * stride * inverse = i << shift, which does not wrap (capacity * stride fits
- * size_t). Those capacity offsets take every value below capacity, so every other
- * offset, ptr - base taken modulo 2^N, lands at capacity or above. */
-static inline uintptr_t index_of(const stow_pool_t *p, const void *ptr)
-{
-    uintptr_t x = ((uintptr_t)ptr - (uintptr_t)p->base) * p->inverse;
-    return (x >> p->shift) | (x << ((0u - p->shift) & (UINTPTR_BITS - 1u)));
-}
+#include "pool_internal.h"
 
 /* What init derives from the declared block and the capacity. check() derives it
  * again from the declaration stored in the pool and compares, so the two share
@@ -115,6 +75,9 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     }
     unsigned char *b = (unsigned char *)buf;
     p->free_list = NULL;
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+    p->tagged_head = 0u;
+#endif
     p->bump = b;
     p->base = b;
     p->end = b + l.blocks;
@@ -137,8 +100,6 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
 }
 
 #if STOW_CHECK_LEVEL >= 2
-static inline uint32_t *map_of(const stow_pool_t *p) { return (uint32_t *)(void *)p->end; }
-
 static inline bool in_use(const stow_pool_t *p, uintptr_t i)
 {
     return ((map_of(p)[i >> 5] >> (i & 31u)) & 1u) != 0u;
@@ -296,6 +257,9 @@ void stow_pool_reset(stow_pool_t *p)
     }
 #endif
     p->free_list = NULL;
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+    p->tagged_head = 0u;
+#endif
     p->bump = p->base;
     p->free_count = 0u;
 }
@@ -334,17 +298,14 @@ static bool geometry_is_sound(const stow_pool_t *p)
            p->peak <= p->capacity;
 }
 
-bool stow_pool_check(const stow_pool_t *p)
+/* Walks the free list from first, adding its length to *count; false when a node
+ * is out of range, or *count would pass the blocks below bump (a cycle). */
+static bool list_is_sound(const stow_pool_t *p, const unsigned char *first, uint32_t *count)
 {
-    STOW__CHECK(p != NULL, "stow_pool_check: pool is NULL", false);
-    if (!geometry_is_sound(p)) {
-        return false;
-    }
     uint32_t below_bump = bumped(p);
-    uint32_t free_blocks = 0u;
-    for (const unsigned char *q = p->free_list; q != NULL; q = link_of(q)) {
+    for (const unsigned char *q = first; q != NULL; q = link_of(q)) {
         /* A node out of range is not followed; more nodes than blocks is a cycle. */
-        if (index_of(p, q) >= p->capacity || q >= p->bump || free_blocks == below_bump) {
+        if (index_of(p, q) >= p->capacity || q >= p->bump || *count == below_bump) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 2
@@ -353,14 +314,35 @@ bool stow_pool_check(const stow_pool_t *p)
             return false;
         }
 #endif
-        free_blocks++;
+        ++*count;
     }
+    return true;
+}
+
+bool stow_pool_check(const stow_pool_t *p)
+{
+    STOW__CHECK(p != NULL, "stow_pool_check: pool is NULL", false);
+    if (!geometry_is_sound(p)) {
+        return false;
+    }
+    uint32_t free_blocks = 0u;
+    if (!list_is_sound(p, p->free_list, &free_blocks)) {
+        return false;
+    }
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+    /* The atomic calls' list, where they keep one of their own (pool_atomic.c). */
+    if ((uint32_t)p->tagged_head > p->capacity ||
+        !list_is_sound(p, tagged_first(p), &free_blocks)) {
+        return false;
+    }
+#endif
     if (free_blocks != p->free_count) {
         return false;
     }
 #if STOW_CHECK_LEVEL >= 2
     /* The listed blocks are distinct and clear; as many more as are in use must be
      * set, so the bitmap and the list agree block for block. */
+    uint32_t below_bump = bumped(p);
     uint32_t set = 0u;
     for (uint32_t i = 0u; i < below_bump; i++) {
         set += in_use(p, i) ? 1u : 0u;

@@ -104,9 +104,34 @@
 extern "C" {
 #endif
 
+/* How stow_pool_alloc_atomic() and stow_pool_free_atomic() are built (see their
+ * documentation below): load-/store-exclusive on M-profile cores that have them,
+ * PRIMASK on those that do not, C11 atomics on a tagged head word where 64-bit
+ * atomics are lock-free, and the port's critical section everywhere else. */
+#define STOW__POOL_ATOMIC_EXCLUSIVE 1
+#define STOW__POOL_ATOMIC_PRIMASK 2
+#define STOW__POOL_ATOMIC_TAGGED 3
+#define STOW__POOL_ATOMIC_PORT 4
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
+#if defined(__ARM_FEATURE_LDREX) && (__ARM_FEATURE_LDREX & 4)
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_EXCLUSIVE
+#else
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PRIMASK
+#endif
+#elif defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2 && \
+    !defined(__STDC_NO_ATOMICS__)
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#else
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PORT
+#endif
+
 typedef struct stow_pool stow_pool_t;
 struct stow_pool {
     unsigned char *free_list; /* first free block (its first pointer links the next), or NULL */
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+    /* the atomic calls' free-list head: block index + 1 (0: empty) | a tag << 32 */
+    STOW_ALIGNAS(8) uint64_t tagged_head;
+#endif
     unsigned char *bump;      /* first block never handed out since init or the last reset */
     unsigned char *base;      /* first block */
     unsigned char *end;       /* one past the last block; level 2: the bitmap starts here */
@@ -214,6 +239,57 @@ void stow_pool_free(stow_pool_t *p, void *block);
 void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 
+/* stow_pool_alloc() and stow_pool_free() that any mix of thread code and
+ * interrupt handlers on one core, and of threads on several cores of a host, may
+ * call on one pool at once. Same results (a block or NULL; NULL is ignored by
+ * free), O(1) without contention (level 2: also O(block size)), and what
+ * each build does:
+ *   - ARMv7-M, ARMv8-M (M3, M4, M7, M33, M55, and the baseline M23, which has
+ *     the exclusives too): lock-free with LDREX/STREX; interrupts stay enabled.
+ *     A handler that comes in between makes the interrupted call retry, and an
+ *     M-profile core clears its exclusive monitor on exception entry and return,
+ *     so a taken block's stale link can never become the head. Cortex-M4, -O2,
+ *     level 0: ATOMIC_COST.
+ *   - ARMv6-M (M0, M0+): no exclusives, so the loads and stores of the list
+ *     and counters run with PRIMASK set: a section of ATOMIC_M0 instructions, with
+ *     no call, no loop and no check inside it (those run before or after it).
+ *     It masks neither NMI nor HardFault.
+ *   - Hosts where 64-bit atomics are lock-free (x86-64, i686 with -m32,
+ *     AArch64): C11 atomics on a head word holding the first block's index and
+ *     a 32-bit tag that each change of the head increments (ABA-safe unless one
+ *     call is delayed across exactly 2^32 changes). Lock-free by
+ *     atomic_is_lock_free, no libatomic. They keep a free list of their own.
+ *   - Others (RV32 cores among them): the port's critical section around the
+ *     same few loads and stores, as on ARMv6-M.
+ * Multi-core Cortex-M: the exclusives make the calls atomic across cores only
+ * for a pool in memory that the chip's global monitor covers (shareable RAM;
+ * on many chips only some of it), and the calls carry no DMB, so a block's
+ * contents written on one core are not ordered before the block reaches the
+ * other core: put a DMB before free and after alloc, or use a port lock. The
+ * ARMv6-M and RV32 builds protect one core only.
+ * NMI and fault handlers may use the lock-free builds, not the masked ones.
+ *
+ * Checks: level 1 makes free's checks (a block start of this pool, below bump);
+ * level 2 adds the bitmap (double free, tested and cleared in one atomic step, so
+ * that of two frees of one block exactly one passes), the poison, and the link
+ * test of alloc (a block start below bump, free by the bitmap, not the block
+ * itself) made inside the pop. Reports come with interrupts enabled, as
+ * "stow_pool_alloc_atomic: ..." and "stow_pool_free_atomic: ...". What cannot
+ * be checked without a lock: a NULL link while more blocks are free (the count
+ * of free blocks is not taken with the head); after a bad link is reported, the
+ * counts are exact again only after reset().
+ *
+ * Mixing: a pool used with these calls takes every alloc and free through them
+ * (on a host they keep their own list, which the plain calls do not see), until
+ * reset(). capacity(), owns(), used() and stats() may be called any time;
+ * between the two steps of a call (the list, then the count) used() can be off
+ * by the calls in flight, and peak is an upper bound: a call may take a
+ * never-used block while a block is being given back. check() and reset() only
+ * when no call runs. fails counts exactly.
+ * Contract violation: as stow_pool_alloc() and stow_pool_free(). */
+void *stow_pool_alloc_atomic(stow_pool_t *p);
+void stow_pool_free_atomic(stow_pool_t *p, void *block);
+
 /* True when ptr points into the pool's blocks: any byte of any block, free or in
  * use, padding included (so an interior pointer is owned, one past the last block
  * is not). Use it to find which pool an address came from; free() is stricter.
@@ -262,6 +338,11 @@ bool stow_pool_check(const stow_pool_t *p);
 #else
 #define STOW__POOL_POISON_INIT(buf)
 #endif
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#define STOW__POOL_TAGGED_INIT 0u,
+#else
+#define STOW__POOL_TAGGED_INIT
+#endif
 
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
@@ -277,6 +358,7 @@ bool stow_pool_check(const stow_pool_t *p);
     static unsigned char stow__pool_buf_##name[STOW_POOL_BYTES(sizeof(T), STOW_ALIGNOF(T), cap)]; \
     linkage stow_pool_t name = {                                                      \
         NULL,                                                                         \
+        STOW__POOL_TAGGED_INIT                                                        \
         stow__pool_buf_##name,                                                        \
         stow__pool_buf_##name,                                                        \
         stow__pool_buf_##name + STOW__CAST(size_t, cap) * sizeof(stow__pool_block_##name), \

@@ -970,3 +970,6 @@ include tests/cxx/rules.mk
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
 include adapters/rules.mk
+
+# ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
+include tests/stress/rules.mk

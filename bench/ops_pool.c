@@ -44,6 +44,15 @@ static void prep_all_freed(void)
     }
 }
 
+/* The atomic calls' list: on a host it is not the plain calls' one. */
+static void prep_all_freed_atomic(void)
+{
+    prep_full();
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        stow_pool_free_atomic(&pool, blocks[i]);
+    }
+}
+
 static BENCH_BARE void *bare_alloc(stow_pool_t *p BENCH_UNUSED) BENCH_BARE_BODY
 static BENCH_BARE void bare_free(stow_pool_t *p BENCH_UNUSED, void *b BENCH_UNUSED) BENCH_BARE_BODY
 static BENCH_BARE void *bare_alloc_checked(stow_pool_t *p BENCH_UNUSED, size_t size BENCH_UNUSED,
@@ -63,6 +72,9 @@ BENCH_LOOP(base_pool_new, blocks[i] = bare_alloc_checked(&pool, sizeof(uint64_t)
                                                          STOW_ALIGNOF(uint64_t)))
 BENCH_LOOP(run_pool_alloc_isr, blocks[i] = stow_pool_alloc_isr(&pool))
 BENCH_LOOP(run_pool_free_isr, stow_pool_free_isr(&pool, blocks[i]))
+BENCH_LOOP(run_pool_alloc_atomic_fresh, blocks[i] = stow_pool_alloc_atomic(&pool))
+BENCH_LOOP(run_pool_alloc_atomic, blocks[i] = stow_pool_alloc_atomic(&pool))
+BENCH_LOOP(run_pool_free_atomic, stow_pool_free_atomic(&pool, blocks[i]))
 BENCH_LOOP(run_pool_owns, stow_bench_sink_u32 = stow_pool_owns(&pool, blocks[i]))
 BENCH_LOOP(base_pool_owns, stow_bench_sink_u32 = bare_owns(&pool, blocks[i]))
 
@@ -105,6 +117,11 @@ void stow_bench_pool(void)
     BENCH_ROW("STOW_POOL_NEW (free list)", prep_all_freed, run_pool_new, base_pool_new);
     BENCH_ROW("pool alloc_isr (free list)", prep_all_freed, run_pool_alloc_isr, base_pool_alloc);
     BENCH_ROW("pool free_isr", prep_full, run_pool_free_isr, base_pool_free);
+    BENCH_ROW("pool alloc_atomic (never-used block)", prep_fresh, run_pool_alloc_atomic_fresh,
+              base_pool_alloc);
+    BENCH_ROW("pool alloc_atomic (free list)", prep_all_freed_atomic, run_pool_alloc_atomic,
+              base_pool_alloc);
+    BENCH_ROW("pool free_atomic", prep_full, run_pool_free_atomic, base_pool_free);
     BENCH_ROW("pool owns", prep_full, run_pool_owns, base_pool_owns);
     if (stow_pool_used(&pool) != BENCH_OPS || !stow_pool_check(&pool)) {
         stow_bench_fail("pool", "check");

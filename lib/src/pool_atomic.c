@@ -39,8 +39,8 @@
  * would take exactly 2^32 swaps in that window to fool it. The link read may
  * read a block that another thread has just taken and is writing: that read is
  * a deliberate race whose value is used only if the swap then succeeds, which
- * proves nobody took the block meanwhile; it is an atomic (relaxed) load, not
- * checked by ThreadSanitizer. Push releases the head (so the block's link and
+ * proves nobody took the block meanwhile; it is one aligned pointer load
+ * (volatile), in a function ThreadSanitizer does not check. Push releases the head (so the block's link and
  * contents written before are seen by whoever pops it) and pop acquires it. The
  * plain calls keep their head in free_list; this list is the other one, and
  * check() and reset() handle both.
@@ -193,7 +193,9 @@ STOW_STATIC_ASSERT(sizeof(_Atomic uint64_t) == sizeof(uint64_t) &&
 
 static STOW__NO_ASAN NO_TSAN unsigned char *speculative_link(const unsigned char *block)
 {
-    return __atomic_load_n((unsigned char *const *)(const void *)block, __ATOMIC_RELAXED);
+    /* volatile: one load of the whole aligned pointer, made where it is written
+     * (ThreadSanitizer would check an atomic load even here). */
+    return *(unsigned char *const volatile *)(const void *)block;
 }
 
 static inline void count_add(uint32_t *field, uint32_t d)

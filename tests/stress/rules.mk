@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+# tests/stress/rules.mk - the atomic pool calls under real concurrency; included by
+# the top-level Makefile.
+#
+#   stress-<board>-L<n>        tests/stress/board.c under QEMU -icount: a SysTick
+#                              handler at a random cadence of tens to hundreds of
+#                              instructions and the main loop share one pool through
+#                              stow_pool_alloc_atomic/free_atomic, 1,000,000 calls;
+#                              on Cortex-M0 (PRIMASK build), M3, M4 (level 2) and M33
+#   stress-<board>-plain       the same image with the plain calls: it must fail
+#                              (the stress test is shown able to fail on each run)
+#   stress-host-*              tests/stress/host.c: pthreads on one pool, with and
+#                              without ThreadSanitizer, and the plain calls under
+#                              ThreadSanitizer, which must be reported
+STRESS_BOARDS := microbit mps2-an385 mps2-an386 mps2-an505
+STRESS_LEVEL_mps2-an386 := 2
+# -icount shift=5: 32 ns of QEMU's clock per instruction, so SysTick (25 MHz on
+# MPS2, 16 MHz on the micro:bit) moves 0.5 to 0.8 ticks per instruction.
+STRESS_QEMU := -icount shift=5
+STRESS_SRC := lib/src/pool.c lib/src/pool_atomic.c
+STRESS_DEPS := tests/stress/board.c $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
+STRESS_RESULTS :=
+# $(1) board, $(2) check level, $(3) name suffix, $(4) extra flags
+define STRESS_IMAGE
+$(BUILD)/test/stress-$(1)$(3)/stress.elf: $(STRESS_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+	@mkdir -p $$(@D)
+	$(Q)$(ARM_CC) $(STD) $(WARN) -O2 -g $(CM_FLAGS) $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) $(4) $(INC) \
+	    $(CM_LINK) -Ltargets/$(1) $(CM_SUPPORT) $(CM_PORT) $(CM_ASSERT) $(STRESS_SRC) tests/stress/board.c \
+	    -lgcc -o $$@
+endef
+define STRESS_BOARD
+$(eval $(call STRESS_IMAGE,$(1),$(or $(STRESS_LEVEL_$(1)),1),-L$(or $(STRESS_LEVEL_$(1)),1)))
+$(BUILD)/test/stress-$(1)-L$(or $(STRESS_LEVEL_$(1)),1)/result: \
+        $(BUILD)/test/stress-$(1)-L$(or $(STRESS_LEVEL_$(1)),1)/stress.elf FORCE
+	@tests/run.sh stress-$(1)-L$(or $(STRESS_LEVEL_$(1)),1) $$(@D) timeout 120 $(QEMU) $($(1)_QEMU) \
+	    $(STRESS_QEMU) $(QEMU_RUN) -kernel $$<
+STRESS_RESULTS += $(BUILD)/test/stress-$(1)-L$(or $(STRESS_LEVEL_$(1)),1)/result
+endef
+$(foreach b,$(STRESS_BOARDS),$(eval $(call STRESS_BOARD,$(b))))
+
+# The plain calls in the same image must fail: by a check of the test (FAIL), a
+# contract violation the pool reports, or a fault, and not by a timeout. Counted
+# as one passing check when they do. On the M0 (whose atomic build masks) and M4.
+STRESS_PLAIN_BOARDS := microbit mps2-an386
+define STRESS_PLAIN
+$(eval $(call STRESS_IMAGE,$(1),1,-plain,-DSTRESS_PLAIN))
+$(BUILD)/test/stress-$(1)-plain/result: $(BUILD)/test/stress-$(1)-plain/stress.elf FORCE
+	@status=0; timeout 120 $(QEMU) $($(1)_QEMU) $(STRESS_QEMU) $(QEMU_RUN) -kernel $$< >$$(@D)/log 2>&1 \
+	    || status=$$$$?; \
+	if [ $$$$status -ne 0 ] && [ $$$$status -ne 124 ] && grep -qE '^FAIL |^stow: ' $$(@D)/log; then \
+	    echo "1 0" >$$@; r="1 passed, 0 failed (the plain calls were caught: $$$$(grep -m1 -E '^FAIL |^stow: ' $$(@D)/log))"; \
+	else echo "0 1" >$$@; r="0 passed, 1 failed (the plain calls went unnoticed, status $$$$status)"; \
+	    tail -n 8 $$(@D)/log; fi; \
+	printf '%-34s %s\n' stress-$(1)-plain "$$$$r"
+STRESS_RESULTS += $(BUILD)/test/stress-$(1)-plain/result
+endef
+$(foreach b,$(STRESS_PLAIN_BOARDS),$(eval $(call STRESS_PLAIN,$(b))))
+
+BOARD_RESULTS += $(STRESS_RESULTS)
+test-boards: $(STRESS_RESULTS)
+.PHONY: test-stress
+test-stress: $(STRESS_RESULTS)
+
+# ---- host: tests/stress/host.c, six threads on one pool. $(1) name, $(2) compiler and
+# flags, $(3) runner (tests/m32.sh for -m32), $(4) its prerequisite
+STRESS_HOST_DEPS := tests/stress/host.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c tests/stress/rules.mk
+STRESS_TSAN := -O1 -g -fsanitize=thread
+STRESS_HOST_RESULTS :=
+define STRESS_HOST
+$(BUILD)/test/$(1)/stress: $(STRESS_HOST_DEPS)
+	@mkdir -p $$(@D)
+	$(Q)$(2) $(STD) $(WARN) $(INC) $(LIB_SRC) tests/stress/host.c $(HOST_PORT) port/host/assert.c \
+	    -o $$@ -lpthread
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/stress $(4) FORCE
+	@TSAN_OPTIONS=halt_on_error=1 tests/run.sh $(1) $$(@D) $(3) $$<
+STRESS_HOST_RESULTS += $(BUILD)/test/$(1)/result
+endef
+$(eval $(call STRESS_HOST,stress-host-gcc-L1,$(CC_gcc) -O2 -DSTOW_CHECK_LEVEL=1))
+$(eval $(call STRESS_HOST,stress-host-clang-tsan-L2,$(CC_clang) $(STRESS_TSAN) -DSTOW_CHECK_LEVEL=2))
+$(eval $(call STRESS_HOST,stress-host-gcc-m32-L0,$(CC_gcc) -m32 -O2 -DSTOW_CHECK_LEVEL=0,\
+    tests/m32.sh $(M32_PROBE),$(M32_PROBE)))
+# The plain calls from six threads under ThreadSanitizer: must be reported.
+$(BUILD)/test/stress-host-tsan-plain/stress: $(STRESS_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(CC_clang) $(STD) $(WARN) $(STRESS_TSAN) -DSTOW_CHECK_LEVEL=1 -DSTRESS_PLAIN $(INC) $(LIB_SRC) \
+	    tests/stress/host.c $(HOST_PORT) port/host/assert.c -o $@ -lpthread
+$(BUILD)/test/stress-host-tsan-plain/result: $(BUILD)/test/stress-host-tsan-plain/stress FORCE
+	@status=0; TSAN_OPTIONS=halt_on_error=1 timeout 120 $< >$(@D)/log 2>&1 || status=$$?; \
+	if [ $$status -ne 0 ] && [ $$status -ne 124 ] && grep -q 'ThreadSanitizer: data race' $(@D)/log; then \
+	    echo "1 0" >$@; r="1 passed, 0 failed (the plain calls were reported as a data race)"; \
+	else echo "0 1" >$@; r="0 passed, 1 failed (the plain calls went unreported, status $$status)"; \
+	    tail -n 8 $(@D)/log; fi; \
+	printf '%-34s %s\n' stress-host-tsan-plain "$$r"
+STRESS_HOST_RESULTS += $(BUILD)/test/stress-host-tsan-plain/result
+HOST_RESULTS += $(STRESS_HOST_RESULTS)
+test-host: $(STRESS_HOST_RESULTS)
+test-stress: $(STRESS_HOST_RESULTS)

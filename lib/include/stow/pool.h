@@ -79,7 +79,8 @@
  * stow_port_critical_enter()/exit() (PRIMASK on Cortex-M), so an interrupt
  * handler and thread code can share a pool. Every call that changes a shared
  * pool must then go through them (or run inside a critical section of its own):
- * reset() and the plain alloc()/free() are not ISR-safe. Nothing else here is.
+ * reset() and the plain alloc()/free() are not ISR-safe. The other way to share
+ * a pool is stow_pool_alloc_atomic()/free_atomic(), lock-free where the core allows.
  * A contract violation in an _isr call reaches the assert hook with interrupts
  * masked. What the Cortex-M port's critical section does not cover: PRIMASK
  * masks neither NMI nor HardFault (nor any fault handler), so those handlers
@@ -260,17 +261,18 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  *   - Hosts where 64-bit atomics are lock-free (x86-64, i686 with -m32,
  *     AArch64): C11 atomics on a head word holding the first block's index and
  *     a 32-bit tag that each change of the head increments (ABA-safe unless one
- *     call is delayed across exactly 2^32 changes). Lock-free by
+ *     call is delayed across a multiple of 2^32 changes). Lock-free by
  *     atomic_is_lock_free, no libatomic. They keep a free list of their own.
  *   - Others (RV32 cores among them): the port's critical section around the
  *     same few loads and stores, as on ARMv6-M.
- * Multi-core Cortex-M: the exclusives make the calls atomic across cores only
- * for a pool in memory that the chip's global monitor covers (shareable RAM;
- * on many chips only some of it), and the calls carry no DMB, so a block's
- * contents written on one core are not ordered before the block reaches the
- * other core: put a DMB before free and after alloc, or use a port lock. The
- * ARMv6-M and RV32 builds protect one core only.
- * NMI and fault handlers may use the lock-free builds, not the masked ones.
+ * Multi-core Cortex-M: the global monitor makes each LDREX/STREX pair atomic
+ * across cores, and so the pop ABA-safe, for memory it covers (shareable RAM;
+ * on many chips only some of it). But the calls carry no DMB: another core may
+ * see the new head before the link or the contents written ahead of it, so as
+ * built they are for one core; across cores use the _isr calls with a port
+ * whose critical section takes a hardware lock. The ARMv6-M and RV32 builds
+ * protect one core only. NMI and fault handlers may use the lock-free builds
+ * (the interrupted call retries), not the masked ones.
  *
  * Checks: level 1 makes free's checks (a block start of this pool, below bump);
  * level 2 adds the bitmap (double free, tested and cleared in one atomic step, so

@@ -443,6 +443,9 @@ def changelog():
         problems.append("no section for version.h's %s" % want)
     for src in sorted(glob.glob(path("lib", "src", "*.c"))):
         module = os.path.basename(src)[:-2]
+        # lib/src/<module>_<part>.c is part of <module> (pool_atomic.c: stow/pool.h).
+        if "_" in module and not os.path.exists(path("lib", "include", "stow", module + ".h")):
+            module = module.split("_")[0]
         if "`stow/%s.h`" % module not in text:
             problems.append("module %s (`stow/%s.h`) is not described" % (module, module))
     return "; ".join(problems) or None

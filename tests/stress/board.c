@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/stress/board.c - a timer interrupt and the main loop allocate and free
- * blocks of one pool at once, under QEMU on Cortex-M0, M3, M4 and M33.
+ * blocks of one pool at once, under QEMU on Cortex-M0, M3, M4 and M33, and on
+ * RISC-V virt (rv32imac, whose build is the port's critical section).
  *
- * SysTick (this image's own handler, on the core clock) fires after a
+ * SysTick (this image's own handler, on the core clock; on RISC-V the CLINT's
+ * machine timer) fires after a
  * pseudo-random 40 to 760 ticks, re-drawn at every interrupt; run under QEMU
  * with -icount, where time is counted in instructions, that is every few tens to
  * several hundreds of instructions, at any instruction, inside the pool's calls
@@ -48,12 +50,9 @@
 #define MIN_INTERRUPTS (STRESS_OPS / 20u)
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-#define SYST_CSR REG32(0xE000E010u)
-#define SYST_RVR REG32(0xE000E014u)
-#define SYST_CVR REG32(0xE000E018u)
-#define SYST_ENABLE_TICKINT_CORECLK 7u
 
-/* SysTick ticks from one interrupt to the next: 0.5 to 0.8 per instruction. */
+/* Timer ticks from one interrupt to the next: 0.5 to 0.8 per instruction on
+ * Cortex-M (shift 5), 1.28 on RISC-V virt (shift 7). */
 #ifndef PERIOD_MIN
 #define PERIOD_MIN 40u
 #endif
@@ -130,21 +129,29 @@ static void fail(const char *what)
     }
 }
 
-/* Masks interrupts around the test's bookkeeping in the main loop only (PRIMASK,
- * inline: the main loop's share of the run is mostly the pool's calls). */
+/* Masks interrupts around the test's bookkeeping in the main loop only (inline:
+ * the main loop's share of the run is mostly the pool's calls). */
 static inline uint32_t mask(const struct holder *h)
 {
-    uint32_t primask = 0u;
+    uint32_t state = 0u;
     if (h->who == MAIN) {
-        __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
+#if defined(__riscv)
+        __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(state) : : "memory");
+#else
+        __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(state) : : "memory");
+#endif
     }
-    return primask;
+    return state;
 }
 
-static inline void unmask(const struct holder *h, uint32_t primask)
+static inline void unmask(const struct holder *h, uint32_t state)
 {
     if (h->who == MAIN) {
-        __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
+#if defined(__riscv)
+        __asm__ volatile("csrs mstatus, %0" : : "r"(state & 8u) : "memory");
+#else
+        __asm__ volatile("msr primask, %0" : : "r"(state) : "memory");
+#endif
     }
 }
 
@@ -231,12 +238,72 @@ static void step(struct holder *h, uint32_t max)
     }
 }
 
+/* The timer: SysTick on Cortex-M (core clock), the CLINT's machine timer on
+ * RISC-V virt (10 MHz). timer_next(t) makes the interrupt after the one being
+ * handled come t ticks later. */
+#if defined(__riscv)
+#define CLINT_MTIMECMP_LO REG32(0x02004000u)
+#define CLINT_MTIMECMP_HI REG32(0x02004004u)
+#define CLINT_MTIME_LO REG32(0x0200BFF8u)
+#define CLINT_MTIME_HI REG32(0x0200BFFCu)
+#define MIE_MTIE (UINT32_C(1) << 7)
+
+static void timer_next(uint32_t ticks)
+{
+    uint32_t hi;
+    uint32_t lo;
+    do {
+        hi = CLINT_MTIME_HI;
+        lo = CLINT_MTIME_LO;
+    } while (CLINT_MTIME_HI != hi);
+    uint32_t at = lo + ticks;
+    CLINT_MTIMECMP_HI = UINT32_MAX; /* no early match while the low half changes */
+    CLINT_MTIMECMP_LO = at;
+    CLINT_MTIMECMP_HI = hi + (at < lo ? 1u : 0u);
+}
+
+static void timer_start(void)
+{
+    timer_next(200u);
+    __asm__ volatile("csrs mie, %0\n\tcsrsi mstatus, 8" : : "r"(MIE_MTIE) : "memory");
+}
+
+static void timer_stop(void)
+{
+    __asm__ volatile("csrc mie, %0" : : "r"(MIE_MTIE) : "memory");
+}
+
+void stow_riscv_timer_interrupt(void);
+void stow_riscv_timer_interrupt(void)
+#else
+#define SYST_CSR REG32(0xE000E010u)
+#define SYST_RVR REG32(0xE000E014u)
+#define SYST_CVR REG32(0xE000E018u)
+#define SYST_ENABLE_TICKINT_CORECLK 7u
+
+static void timer_next(uint32_t ticks) { SYST_RVR = ticks; /* taken at the next reload */ }
+
+static void timer_start(void)
+{
+    SYST_CSR = 0u;
+    SYST_RVR = 200u;
+    SYST_CVR = 0u;
+    SYST_CSR = SYST_ENABLE_TICKINT_CORECLK;
+}
+
+static void timer_stop(void)
+{
+    SYST_CSR = 0u;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}
+
 void SysTick_Handler(void);
 void SysTick_Handler(void)
+#endif
 {
     interrupts = interrupts + 1u;
     uint32_t r = next_rand(&isr_side.rand);
-    SYST_RVR = PERIOD_MIN + below(r, PERIOD_MAX - PERIOD_MIN + 1u); /* for the one after next */
+    timer_next(PERIOD_MIN + below(r, PERIOD_MAX - PERIOD_MIN + 1u));
     if (failure != NULL) {
         return; /* the pool is broken: stop using it, so that the report gets out */
     }
@@ -262,18 +329,14 @@ static void result(bool ok, const char *what)
 
 int main(void)
 {
-    print("stress: " CALLS ", SysTick interrupt against the main loop, check level ");
+    print("stress: " CALLS ", a timer interrupt against the main loop, check level ");
     print_u(STOW_CHECK_LEVEL);
     print("\n");
-    SYST_CSR = 0u;
-    SYST_RVR = 200u;
-    SYST_CVR = 0u;
-    SYST_CSR = SYST_ENABLE_TICKINT_CORECLK;
+    timer_start();
     while (failure == NULL && main_calls + isr_calls < STRESS_OPS) {
         step(&main_side, MAIN_MAX);
     }
-    SYST_CSR = 0u;
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    timer_stop();
     const char *what = (const char *)(uintptr_t)failure;
     result(what == NULL, what == NULL ? "no block handed out twice or written by another holder"
                                       : what);

@@ -6,9 +6,11 @@
 #                              handler at a random cadence of tens to hundreds of
 #                              instructions and the main loop share one pool through
 #                              stow_pool_alloc_atomic/free_atomic, 1,000,000 calls;
-#                              on Cortex-M0 (PRIMASK build), M3, M4 (level 2) and M33
+#                              on Cortex-M0 (PRIMASK build), M3, M4 (level 2) and M33,
+#                              and RISC-V virt (its machine timer)
 #   stress-<board>-plain       the same image with the plain calls: it must fail
-#                              (the stress test is shown able to fail on each run)
+#                              (the stress test is shown able to fail on each run);
+#                              micro:bit, mps2-an386 and riscv-virt
 #   stress-host-*              tests/stress/host.c: pthreads on one pool, with and
 #                              without ThreadSanitizer, and the plain calls under
 #                              ThreadSanitizer, which must be reported
@@ -38,23 +40,44 @@ STRESS_RESULTS += $(BUILD)/test/stress-$(1)-L$(or $(STRESS_LEVEL_$(1)),1)/result
 endef
 $(foreach b,$(STRESS_BOARDS),$(eval $(call STRESS_BOARD,$(b))))
 
+# RISC-V virt (rv32imac: the atomic calls are the port's critical section there),
+# with the CLINT's machine timer at 10 MHz: -icount shift=7 makes it 1.28 ticks per
+# instruction.
+$(BUILD)/test/stress-riscv-virt-L1/stress.elf: $(STRESS_DEPS) $(RV_PORT_DEPS) targets/riscv-virt/board.mk \
+        targets/riscv-virt/memory.ld
+	@mkdir -p $(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(RV_TEST_FLAGS) $(riscv-virt_CFLAGS) -DSTOW_CHECK_LEVEL=1 \
+	    $(INC) $(RV_LINK) -Ltargets/riscv-virt $(RV_SUPPORT) port/riscv/assert.c $(STRESS_SRC) \
+	    tests/stress/board.c -lgcc -o $@
+$(BUILD)/test/stress-riscv-virt-L1/result: $(BUILD)/test/stress-riscv-virt-L1/stress.elf FORCE
+	@tests/run.sh stress-riscv-virt-L1 $(@D) timeout 120 $(RV_QEMU) $(riscv-virt_QEMU) -icount shift=7 \
+	    $(QEMU_RUN) -kernel $<
+STRESS_RESULTS += $(BUILD)/test/stress-riscv-virt-L1/result
+
 # The plain calls in the same image must fail: by a check of the test (FAIL), a
 # contract violation the pool reports, or a fault, and not by a timeout. Counted
-# as one passing check when they do. On the M0 (whose atomic build masks) and M4.
-STRESS_PLAIN_BOARDS := microbit mps2-an386
-define STRESS_PLAIN
-$(eval $(call STRESS_IMAGE,$(1),1,-plain,-DSTRESS_PLAIN))
-$(BUILD)/test/stress-$(1)-plain/result: $(BUILD)/test/stress-$(1)-plain/stress.elf FORCE
-	@status=0; timeout 120 $(QEMU) $($(1)_QEMU) $(STRESS_QEMU) $(QEMU_RUN) -kernel $$< >$$(@D)/log 2>&1 \
-	    || status=$$$$?; \
+# as one passing check when they do. On the M0 (whose atomic build masks), the M4
+# and RISC-V virt. $(1) name, $(2) the QEMU command line up to -kernel
+define STRESS_EXPECT_FAIL
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/stress.elf FORCE
+	@status=0; timeout 120 $(2) -kernel $$< >$$(@D)/log 2>&1 || status=$$$$?; \
 	if [ $$$$status -ne 0 ] && [ $$$$status -ne 124 ] && grep -qE '^FAIL |^stow: ' $$(@D)/log; then \
 	    echo "1 0" >$$@; r="1 passed, 0 failed (the plain calls were caught: $$$$(grep -m1 -E '^FAIL |^stow: ' $$(@D)/log))"; \
 	else echo "0 1" >$$@; r="0 passed, 1 failed (the plain calls went unnoticed, status $$$$status)"; \
 	    tail -n 8 $$(@D)/log; fi; \
-	printf '%-34s %s\n' stress-$(1)-plain "$$$$r"
-STRESS_RESULTS += $(BUILD)/test/stress-$(1)-plain/result
+	printf '%-34s %s\n' $(1) "$$$$r"
+STRESS_RESULTS += $(BUILD)/test/$(1)/result
 endef
-$(foreach b,$(STRESS_PLAIN_BOARDS),$(eval $(call STRESS_PLAIN,$(b))))
+STRESS_PLAIN_BOARDS := microbit mps2-an386
+$(foreach b,$(STRESS_PLAIN_BOARDS),$(eval $(call STRESS_IMAGE,$(b),1,-plain,-DSTRESS_PLAIN))$(eval \
+    $(call STRESS_EXPECT_FAIL,stress-$(b)-plain,$(QEMU) $($(b)_QEMU) $(STRESS_QEMU) $(QEMU_RUN))))
+$(BUILD)/test/stress-riscv-virt-plain/stress.elf: $(STRESS_DEPS) $(RV_PORT_DEPS) targets/riscv-virt/board.mk \
+        targets/riscv-virt/memory.ld
+	@mkdir -p $(@D)
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -g $(RV_FLAGS) $(RV_TEST_FLAGS) $(riscv-virt_CFLAGS) -DSTOW_CHECK_LEVEL=1 \
+	    -DSTRESS_PLAIN $(INC) $(RV_LINK) -Ltargets/riscv-virt $(RV_SUPPORT) port/riscv/assert.c $(STRESS_SRC) \
+	    tests/stress/board.c -lgcc -o $@
+$(eval $(call STRESS_EXPECT_FAIL,stress-riscv-virt-plain,$(RV_QEMU) $(riscv-virt_QEMU) -icount shift=7 $(QEMU_RUN)))
 
 BOARD_RESULTS += $(STRESS_RESULTS)
 test-boards: $(STRESS_RESULTS)

@@ -286,11 +286,12 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  *
  * Mixing: a pool used with these calls takes every alloc and free through them
  * (on a host they keep their own list, which the plain calls do not see), until
- * reset(). capacity(), owns(), used() and stats() may be called any time;
- * between the two steps of a call (the list, then the count) used() can be off
- * by the calls in flight, and peak is an upper bound: a call may take a
- * never-used block while a block is being given back. check() and reset() only
- * when no call runs. fails counts exactly.
+ * reset(). capacity() and owns() may be called any time, and on a single core
+ * used() and stats() too (on a host they read the counters without atomics:
+ * call them where no call runs). Between the two steps of a call (the list,
+ * then the count) used() is off by the calls in flight; peak is an upper
+ * bound, as a call may take a never-used block while a block is being given
+ * back; fails counts exactly. check() and reset() only when no call runs.
  * Contract violation: as stow_pool_alloc() and stow_pool_free(). */
 void *stow_pool_alloc_atomic(stow_pool_t *p);
 void stow_pool_free_atomic(stow_pool_t *p, void *block);

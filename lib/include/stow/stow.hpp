@@ -422,6 +422,7 @@ template <class T, uint32_t N> class pool_base {
      * stores, with no call to memset. */
     constexpr pool_base() noexcept
         : pool_{nullptr,
+                STOW__POOL_TAGGED_INIT
                 mem_.bytes,
                 mem_.bytes,
                 mem_.bytes + static_cast<size_t>(N) * stride,

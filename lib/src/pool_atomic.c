@@ -18,8 +18,11 @@
  * architecture's ExceptionTaken and ExceptionReturn do ClearExclusiveLocal).
  * So a STREX that succeeds ran with no handler between it and its LDREX: the
  * head, and b's link, are what they were at the LDREX, and the pop is as if it
- * had run with interrupts masked. Code inside the window makes no call, so
- * nothing else re-arms or clears the monitor there. On a multi-core chip, a
+ * had run with interrupts masked. Inside the window there are loads (the link,
+ * and at level 2 its test) and, in a push, the store of the link into the block
+ * being pushed: a plain store to an address other than the head's leaves the
+ * local monitor as it is (unoptimised level-2 builds also call the link test
+ * there, whose stack stores are to other addresses too). On a multi-core chip, a
  * store by another core to the head's address clears this core's reservation
  * in the global monitor (when the address is in memory the global monitor
  * covers), which gives the same argument across cores; see pool.h for what that

@@ -688,13 +688,21 @@ TEST(pool_shared_with_an_interrupt_handler)
     SYNC_ISR();
     CHECK_EQ(runs_inside, 200);
     CHECK_EQ(isr_runs, 201);
+    /* and so does the pool's own lock: on one core it is the critical section */
+    state = stow_pool_lock(&pool_a);
+    pend_isr();
+    runs_inside = isr_runs;
+    stow_pool_unlock(&pool_a, state);
+    SYNC_ISR();
+    CHECK_EQ(runs_inside, 201);
+    CHECK_EQ(isr_runs, 202);
     CHECK_EQ(isr_misses, 0);
     CHECK_EQ(stow_pool_used(&pool_a), 5); /* four of ours and the handler's one */
     CHECK(stow_pool_check(&pool_a));
     isr_pool = NULL;
 }
 #else
-/* On the host the port's critical section is a process-wide lock: two threads
+/* On the host the pool's lock is a spin lock on its word: two threads
  * hammer one pool through the _isr variants, each writing its own pattern into
  * the blocks it holds; a block handed to both would show. */
 #define THREAD_ROUNDS 20000u

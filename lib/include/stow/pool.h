@@ -222,7 +222,8 @@ void stow_pool_free(stow_pool_t *p, void *block);
  * use" above): ISR-safe and thread-safe, and they nest (inside lock()/unlock()
  * or the caller's own critical section, the outer state is restored). Same
  * results and violations, the same text for them; the port's lock on top (with
- * the Cortex-M port, ISR_COST_CM4 instructions at level 0 instead of 9 and 8).
+ * the Cortex-M port, 22 instructions each on a Cortex-M4 at level 0 instead of 9
+ * and 8).
  * Safe from a thread and from an interrupt handler; from another core only with
  * a port whose lock spans cores. */
 void *stow_pool_alloc_isr(stow_pool_t *p);

@@ -15,7 +15,8 @@
  * stow_port_exit() how they end, stow_port_cycles() what benchmarks time with.
  *
  * Ports that ship with stow:
- *   port/cortex-m/port.c      the library port: PRIMASK critical sections; weak
+ *   port/cortex-m/port.c      the library port: PRIMASK critical sections and
+ *                             container locks (one core); weak
  *                             stow_port_write (discards) and stow_port_exit
  *                             (masks interrupts, waits forever) that a firmware
  *                             replaces by defining its own (UART or RTT output,
@@ -41,11 +42,12 @@
  * core, stow_port_lock() may ignore the word and be the critical section
  * (that is what the Cortex-M and RISC-V ports do). A port for several cores
  * that share a container must also make the other cores wait: mask interrupts
- * first, then spin on the word with an atomic exchange or compare-and-swap
- * (acquire) until it goes from 0 to a value of yours; unlock stores 0 (release)
- * and then restores the interrupt state. Masking first matters: an interrupt
- * taken while the word is held, whose handler takes the same word, would spin
- * for ever on that core.
+ * first, then spin on the word with a compare-and-swap (acquire) until it goes
+ * from 0 to this core's id plus one; unlock stores 0 (release) and then restores
+ * the interrupt state. A core that finds its own id there already holds the
+ * word (pairs nest): return a state that makes unlock leave the word alone.
+ * Masking first matters: an interrupt taken while the word is held, whose
+ * handler takes the same word, would spin for ever on that core.
  */
 #ifndef STOW_PORT_H
 #define STOW_PORT_H

@@ -81,6 +81,14 @@ static uint32_t next_random(uint32_t *s)
     return x;
 }
 
+/* Sleeps rather than spins where a test waits on purpose, so that the
+ * waiting costs `make test` wall time only, not the other jobs' cores. */
+static void nap(long microseconds)
+{
+    struct timespec t = {0, microseconds * 1000L};
+    nanosleep(&t, NULL);
+}
+
 static double seconds_now(void)
 {
     struct timespec t;
@@ -403,7 +411,7 @@ uint32_t stow_port_lock(uint32_t *word)
     while (!__atomic_compare_exchange_n(&one_word, &expected, 1u, false, __ATOMIC_ACQUIRE,
                                         __ATOMIC_RELAXED)) {
         expected = 0u;
-        sched_yield();
+        nap(100);
     }
     return 1u;
 }
@@ -432,7 +440,7 @@ static void *hold_heap_lock(void *arg)
     atomic_store(&holder, 1u);
     double t0 = seconds_now();
     while (atomic_load(&others_done) == 0u && seconds_now() - t0 < hold_for) {
-        sched_yield();
+        nap(1000);
     }
     atomic_store(&holder, 2u);
     stow_heap_unlock(&heap_held, state);

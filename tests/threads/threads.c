@@ -32,9 +32,12 @@
  * Built with -DTHREADS_BROKEN, each scenario must fail instead: the shared
  * containers are used through the plain calls, the port's lock is one word for
  * every container (the weak host stow_port_lock replaced below), the workers all
- * get the same arena, or both frames the same arena. tests/threads/run.sh runs
- * both builds, with and without ThreadSanitizer, so that the test is shown able to
- * fail on every run.
+ * get the same arena, or both frames the same arena. tests/threads/rules.mk runs
+ * the good build at -O2 and under ThreadSanitizer, and the broken build under
+ * ThreadSanitizer, which reports the unlocked calls' races on every run (without
+ * it, how often the broken build trips its own checks depends on how the threads
+ * happen to interleave: always for heap and frames, now and then for the rest),
+ * so that the test is shown able to fail on every run.
  */
 #define _POSIX_C_SOURCE 200809L /* NOLINT(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): POSIX feature test */
 #include <pthread.h>

@@ -967,6 +967,9 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 # ---- the C++ layer (stow/stow.hpp): its tests, example and cost table
 include tests/cxx/rules.mk
 
+# ---- containers shared between threads, per-thread scratch (tests/threads/rules.mk)
+include tests/threads/rules.mk
+
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
 include adapters/rules.mk

@@ -520,5 +520,15 @@ void stow_port_assert_failed(const char *expr, const char *file, int line)
 }
 uint32_t stow_port_critical_enter(void) { return 0u; }
 void stow_port_critical_exit(uint32_t state) { (void)state; }
+uint32_t stow_port_lock(uint32_t *word)
+{
+    (void)word;
+    return 0u;
+}
+void stow_port_unlock(uint32_t *word, uint32_t state)
+{
+    (void)word;
+    (void)state;
+}
 
 #endif

@@ -1592,6 +1592,101 @@ TEST(genpool_random_operations_match_a_model)
 #endif
 }
 
+/* ---------------------------------------------------------------- shared use */
+
+/* The shared-use tests below are left out of the level-2 images of the 16 KiB boards
+ * (micro:bit, sifive_e): the micro:bit's (-Og) fills its 256 KiB of flash to the last
+ * few KiB. They run in every other image, those boards' levels 0 and 1 included. */
+#if !defined(STOW_TEST_RAM_KIB) || STOW_TEST_RAM_KIB >= 64 || STOW_CHECK_LEVEL < 2
+#define SHARED_USE_TESTS 1
+#else
+#define SHARED_USE_TESTS 0
+#endif
+
+#if SHARED_USE_TESTS
+/* The _isr calls give what the plain calls give, read_isr copies a whole item
+ * to any alignment, and everything nests inside lock()/unlock() (on the host a
+ * nested take of the same word must not wait for itself). */
+TEST(genpool_shared_calls_match_the_plain_ones_and_nest)
+{
+    CHECK_CALL(fresh(12, 4, 4)); /* copied by words */
+    /* static: a local array initializer may become a memcpy call on a target */
+    static const uint32_t a[3] = {0x11111111u, 0x22222222u, 0x33333333u};
+    static const uint32_t b[3] = {0x44444444u, 0x55555555u, 0x66666666u};
+    stow_handle_t ha = stow_genpool_insert_isr(&gp, a);
+    CHECK(!stow_handle_is_null(ha));
+    CHECK_PTR_EQ(stow_genpool_get_isr(&gp, ha), stow_genpool_get(&gp, ha));
+    uint32_t out[4];
+    stow_test_fill(out, 0u, sizeof out);
+    out[3] = 0xC0FFEEu;
+    CHECK(stow_genpool_read_isr(&gp, ha, out));
+    CHECK_BYTES_EQ(out, a, sizeof a);
+    CHECK_EQ(out[3], 0xC0FFEEu); /* item_size bytes and no more */
+    unsigned char odd[16];
+    stow_test_fill(odd, 0u, sizeof odd);
+    CHECK(stow_genpool_read_isr(&gp, ha, odd + 1)); /* misaligned: by bytes */
+    CHECK_BYTES_EQ(odd + 1, a, sizeof a);
+    CHECK_EQ(odd[13], 0u);
+
+    uint32_t state = stow_genpool_lock(&gp);
+    stow_handle_t hb = stow_genpool_insert_isr(&gp, b); /* nested: does not wait */
+    const uint32_t *pb = (const uint32_t *)stow_genpool_get(&gp, hb);
+    CHECK_NOT_NULL(pb);
+    CHECK_EQ(pb[2], 0x66666666u);
+    stow_genpool_unlock(&gp, state);
+    CHECK_EQ(stow_genpool_count(&gp), 2);
+
+    CHECK(stow_genpool_remove_isr(&gp, ha));
+    CHECK(!stow_genpool_remove_isr(&gp, ha)); /* stale now */
+    CHECK_NULL(stow_genpool_get_isr(&gp, ha));
+    out[0] = 0xABCDu;
+    CHECK(!stow_genpool_read_isr(&gp, ha, out));
+    CHECK_EQ(out[0], 0xABCDu); /* nothing written */
+    CHECK(!stow_genpool_read_isr(&gp, STOW_HANDLE_NULL, out));
+    CHECK(stow_genpool_remove_isr(&gp, hb));
+    CHECK_EQ(stow_genpool_count(&gp), 0);
+
+    /* An item size that is not whole words goes by bytes everywhere. */
+    CHECK_CALL(fresh(3, 1, 4));
+    static const unsigned char c[3] = {7u, 8u, 9u};
+    stow_handle_t hc = stow_genpool_insert_isr(&gp, c);
+    unsigned char got[4];
+    stow_test_fill(got, 0u, sizeof got);
+    got[3] = 0x5Au;
+    CHECK(stow_genpool_read_isr(&gp, hc, got));
+    CHECK_BYTES_EQ(got, c, 3);
+    CHECK_EQ(got[3], 0x5Au);
+    CHECK(stow_genpool_check(&gp));
+}
+
+#if STOW_CHECK_LEVEL >= 1
+TEST(genpool_shared_calls_report_misuse_and_change_nothing)
+{
+    CHECK_CALL(fresh(4, 4, 4));
+    stow_handle_t h;
+    CHECK_CALL(put_u32(&gp, 5u, &h));
+    uint32_t out = 0u;
+    take_snapshot(&gp);
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_genpool_read_isr(NULL, h, &out)),
+                          "stow_genpool_read_isr: pool pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_genpool_read_isr(&gp, h, NULL)),
+                          "stow_genpool_read_isr: out pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(stow_handle_is_null(stow_genpool_insert_isr(NULL, &out))),
+                          "stow_genpool_insert: pool pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(stow_handle_is_null(stow_genpool_insert_isr(&gp, NULL))),
+                          "stow_genpool_insert: item pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_NULL(stow_genpool_get_isr(NULL, h)), "stow_genpool_get: pool pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_genpool_remove_isr(NULL, h)), "stow_genpool_remove: pool pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_genpool_lock(NULL), 0), "stow_genpool_lock: pool pointer is NULL");
+    EXPECT_VIOLATION_TEXT(stow_genpool_unlock(NULL, 0u), "stow_genpool_unlock: pool pointer is NULL");
+    CHECK(same_as_snapshot(&gp));
+    /* the violation inside insert_isr let the lock go: this call does not wait */
+    CHECK(stow_genpool_read_isr(&gp, h, &out));
+    CHECK_EQ(out, 5);
+}
+#endif
+#endif
+
 void stow_test_suite_genpool(void)
 {
     RUN(genpool_defined_is_ready_without_init);
@@ -1640,4 +1735,10 @@ void stow_test_suite_genpool(void)
 #endif
     RUN(genpool_typed_wrappers_work_on_their_pool);
     RUN(genpool_random_operations_match_a_model);
+#if SHARED_USE_TESTS
+    RUN(genpool_shared_calls_match_the_plain_ones_and_nest);
+#if STOW_CHECK_LEVEL >= 1
+    RUN(genpool_shared_calls_report_misuse_and_change_nothing);
+#endif
+#endif
 }

@@ -688,13 +688,21 @@ TEST(pool_shared_with_an_interrupt_handler)
     SYNC_ISR();
     CHECK_EQ(runs_inside, 200);
     CHECK_EQ(isr_runs, 201);
+    /* and so does the pool's own lock: on one core it is the critical section */
+    state = stow_pool_lock(&pool_a);
+    pend_isr();
+    runs_inside = isr_runs;
+    stow_pool_unlock(&pool_a, state);
+    SYNC_ISR();
+    CHECK_EQ(runs_inside, 201);
+    CHECK_EQ(isr_runs, 202);
     CHECK_EQ(isr_misses, 0);
     CHECK_EQ(stow_pool_used(&pool_a), 5); /* four of ours and the handler's one */
     CHECK(stow_pool_check(&pool_a));
     isr_pool = NULL;
 }
 #else
-/* On the host the port's critical section is a process-wide lock: two threads
+/* On the host the pool's lock is a spin lock on its word: two threads
  * hammer one pool through the _isr variants, each writing its own pattern into
  * the blocks it holds; a block handed to both would show. */
 #define THREAD_ROUNDS 20000u
@@ -739,27 +747,27 @@ static void *hammer_pool(void *arg)
  * _isr call made meanwhile must wait for it, so it sees the holder done. */
 static atomic_uint holder_state; /* 0 starting, 1 holding, 2 about to release */
 
+/* Holds the pool's own lock (what the _isr calls take) for 10 ms. */
 static void *hold_critical_section(void *arg)
 {
-    (void)arg;
-    uint32_t state = stow_port_critical_enter();
+    uint32_t state = stow_pool_lock((stow_pool_t *)arg);
     atomic_store(&holder_state, 1u);
     uint32_t t0 = stow_port_cycles(); /* nanoseconds in the host port */
     while (stow_port_cycles() - t0 < 10000000u) {
     }
     atomic_store(&holder_state, 2u);
-    stow_port_critical_exit(state);
+    stow_pool_unlock((stow_pool_t *)arg, state);
     return NULL;
 }
 
-TEST(pool_isr_variants_wait_for_a_critical_section_held_elsewhere)
+TEST(pool_isr_variants_wait_for_the_pool_lock_held_elsewhere)
 {
     fresh(&pool_c, PART(2), 16, 8, 6);
     void *x = NULL;
     for (int k = 0; k < 2; k++) {
         atomic_store(&holder_state, 0u);
         pthread_t thread;
-        CHECK(pthread_create(&thread, NULL, hold_critical_section, NULL) == 0);
+        CHECK(pthread_create(&thread, NULL, hold_critical_section, &pool_c) == 0);
         while (atomic_load(&holder_state) == 0u) {
         }
         if (k == 0) {
@@ -1404,7 +1412,7 @@ void stow_test_suite_pool(void)
 #if defined(STOW_TEST_TARGET)
     RUN(pool_shared_with_an_interrupt_handler);
 #else
-    RUN(pool_isr_variants_wait_for_a_critical_section_held_elsewhere);
+    RUN(pool_isr_variants_wait_for_the_pool_lock_held_elsewhere);
     RUN(pool_isr_variants_exclude_each_other_across_threads);
 #endif
     RUN(pool_check_finds_broken_invariants);

@@ -1309,6 +1309,90 @@ TEST(slotmap_random_walk_halfwords)
     CHECK_CALL(random_walk(2, 2, STOW_TEST_SCALED(20000), 0x0DDu));
 }
 
+/* ---------------------------------------------------------------- shared use */
+
+/* The shared-use tests below are left out of the level-2 images of the 16 KiB boards
+ * (micro:bit, sifive_e): the micro:bit's (-Og) fills its 256 KiB of flash to the last
+ * few KiB. They run in every other image, those boards' levels 0 and 1 included. */
+#if !defined(STOW_TEST_RAM_KIB) || STOW_TEST_RAM_KIB >= 64 || STOW_CHECK_LEVEL < 2
+#define SHARED_USE_TESTS 1
+#else
+#define SHARED_USE_TESTS 0
+#endif
+
+#if SHARED_USE_TESTS
+/* The _isr calls give what the plain calls give, read_isr copies a whole item
+ * (to any alignment) under the lock, and everything nests inside lock()/unlock(). */
+TEST(slotmap_shared_calls_match_the_plain_ones_and_nest)
+{
+    CHECK_CALL(fresh_u32(&map_a, 4));
+    uint32_t v1 = 0x01020304u, v2 = 0x0A0B0C0Du;
+    stow_handle_t h1 = stow_slotmap_insert_isr(&map_a, &v1);
+    stow_handle_t h2 = stow_slotmap_insert_isr(&map_a, &v2);
+    CHECK(!stow_handle_is_null(h1) && !stow_handle_is_null(h2));
+    CHECK_PTR_EQ(stow_slotmap_get_isr(&map_a, h2), stow_slotmap_get(&map_a, h2));
+    uint32_t out[2];
+    out[0] = 0u;
+    out[1] = 0xC0FFEEu;
+    CHECK(stow_slotmap_read_isr(&map_a, h2, out));
+    CHECK_EQ(out[0], 0x0A0B0C0Du);
+    CHECK_EQ(out[1], 0xC0FFEEu); /* item_size bytes and no more */
+    unsigned char odd[8];
+    stow_test_fill(odd, 0u, sizeof odd);
+    CHECK(stow_slotmap_read_isr(&map_a, h1, odd + 1)); /* misaligned: by bytes */
+    CHECK_BYTES_EQ(odd + 1, &v1, sizeof v1);
+    CHECK_EQ(odd[5], 0u);
+
+    /* remove_isr moves the last item into the gap: h2 still reads its value */
+    CHECK(stow_slotmap_remove_isr(&map_a, h1));
+    CHECK(!stow_slotmap_remove_isr(&map_a, h1));
+    CHECK_NULL(stow_slotmap_get_isr(&map_a, h1));
+    out[0] = 0xABCDu;
+    CHECK(!stow_slotmap_read_isr(&map_a, h1, out));
+    CHECK_EQ(out[0], 0xABCDu); /* nothing written */
+    CHECK(stow_slotmap_read_isr(&map_a, h2, out));
+    CHECK_EQ(out[0], 0x0A0B0C0Du);
+
+    uint32_t state = stow_slotmap_lock(&map_a);
+    stow_handle_t h3 = stow_slotmap_insert_isr(&map_a, &v1); /* nested: does not wait */
+    CHECK_EQ(value_of(&map_a, h3), 0x01020304u);
+    CHECK(stow_slotmap_mark_dead(&map_a, h3));
+    stow_slotmap_unlock(&map_a, state);
+    CHECK(stow_slotmap_read_isr(&map_a, h3, out)); /* dead-marked items read too */
+    CHECK_EQ(out[0], 0x01020304u);
+    CHECK(stow_slotmap_remove_isr(&map_a, h3));
+    CHECK(stow_slotmap_remove_isr(&map_a, h2));
+    CHECK_EQ(stow_slotmap_count(&map_a), 0);
+    CHECK(stow_slotmap_check(&map_a));
+}
+
+#if STOW_CHECK_LEVEL >= 1
+TEST(slotmap_shared_calls_report_misuse_and_change_nothing)
+{
+    CHECK_CALL(fresh_u32(&map_a, 4));
+    stow_handle_t h = insert_u32(&map_a, 9u);
+    uint32_t out = 0u;
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_slotmap_read_isr(NULL, h, &out)),
+                          "stow_slotmap_read_isr: map pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_slotmap_read_isr(&map_a, h, NULL)),
+                          "stow_slotmap_read_isr: out pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(stow_handle_is_null(stow_slotmap_insert_isr(NULL, &out))),
+                          "stow_slotmap_insert: map pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(stow_handle_is_null(stow_slotmap_insert_isr(&map_a, NULL))),
+                          "stow_slotmap_insert: item pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_NULL(stow_slotmap_get_isr(NULL, h)), "stow_slotmap_get: map pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK(!stow_slotmap_remove_isr(NULL, h)), "stow_slotmap_remove: map pointer is NULL");
+    EXPECT_VIOLATION_TEXT(CHECK_EQ(stow_slotmap_lock(NULL), 0), "stow_slotmap_lock: map pointer is NULL");
+    EXPECT_VIOLATION_TEXT(stow_slotmap_unlock(NULL, 0u), "stow_slotmap_unlock: map pointer is NULL");
+    CHECK_EQ(stow_slotmap_count(&map_a), 1);
+    CHECK(stow_slotmap_check(&map_a));
+    /* the violation inside insert_isr let the lock go: this call does not wait */
+    CHECK(stow_slotmap_read_isr(&map_a, h, &out));
+    CHECK_EQ(out, 9);
+}
+#endif
+#endif
+
 void stow_test_suite_slotmap(void)
 {
     RUN(slotmap_defined_is_ready_without_init);
@@ -1344,4 +1428,10 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_random_walk_words);
     RUN(slotmap_random_walk_odd_bytes);
     RUN(slotmap_random_walk_halfwords);
+#if SHARED_USE_TESTS
+    RUN(slotmap_shared_calls_match_the_plain_ones_and_nest);
+#if STOW_CHECK_LEVEL >= 1
+    RUN(slotmap_shared_calls_report_misuse_and_change_nothing);
+#endif
+#endif
 }

@@ -415,7 +415,7 @@ void stow_port_assert_failed(const char *expr, const char *file, int line)
     abort();
 }
 
-/* Only the heap's _isr variants call these, and this library does not. */
+/* Only the heap's _isr variants and lock() call these, and this library does not. */
 uint32_t stow_port_critical_enter(void)
 {
     pthread_mutex_lock(&lock);
@@ -424,6 +424,20 @@ uint32_t stow_port_critical_enter(void)
 
 void stow_port_critical_exit(uint32_t s)
 {
+    (void)s;
+    pthread_mutex_unlock(&lock);
+}
+
+uint32_t stow_port_lock(uint32_t *word)
+{
+    (void)word;
+    pthread_mutex_lock(&lock);
+    return 0u;
+}
+
+void stow_port_unlock(uint32_t *word, uint32_t s)
+{
+    (void)word;
     (void)s;
     pthread_mutex_unlock(&lock);
 }

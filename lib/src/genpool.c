@@ -155,6 +155,7 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     g->peak = 0u;
     g->fails = 0u;
     g->config = NULL;
+    g->lock = 0u;
     /* ASan builds: the words and bits may lie where an older container released
      * memory. (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(g->words, (size_t)(need - words_offset));
@@ -701,4 +702,68 @@ bool stow_genpool_check(const stow_genpool_t *g)
     uint32_t marked = walk_free_list(g, g->free_count, true);
     (void)walk_free_list(g, marked, false);
     return marked == g->free_count;
+}
+
+/* ---- shared use: the pool's lock word (stow/port.h) ------------------------------ */
+/* Each _isr call is the plain call under the lock; the NULL check comes first
+ * because the word is inside *g, and reports under the plain call's name. */
+
+uint32_t stow_genpool_lock(stow_genpool_t *g)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_lock: pool pointer is NULL", 0u);
+    return stow_port_lock(&g->lock);
+}
+
+void stow_genpool_unlock(stow_genpool_t *g, uint32_t state)
+{
+    STOW__CHECK_VOID(g != NULL, "stow_genpool_unlock: pool pointer is NULL");
+    stow_port_unlock(&g->lock, state);
+}
+
+stow_handle_t stow_genpool_insert_isr(stow_genpool_t *g, const void *item)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_insert: pool pointer is NULL", STOW_HANDLE_NULL);
+    uint32_t state = stow_port_lock(&g->lock);
+    stow_handle_t h = stow_genpool_insert(g, item);
+    stow_port_unlock(&g->lock, state);
+    return h;
+}
+
+void *stow_genpool_get_isr(stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
+    uint32_t state = stow_port_lock(&g->lock);
+    void *item = stow_genpool_get(g, h);
+    stow_port_unlock(&g->lock, state);
+    return item;
+}
+
+/* The copy is made under the lock, so it is a whole item as of one moment: no
+ * remove and re-insert of the slot can interleave with it. By words when the
+ * pool copies by words and out allows it, else by bytes (out may have any
+ * alignment). */
+bool stow_genpool_read_isr(stow_genpool_t *g, stow_handle_t h, void *out)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_read_isr: pool pointer is NULL", false);
+    STOW__CHECK(out != NULL, "stow_genpool_read_isr: out pointer is NULL", false);
+    uint32_t state = stow_port_lock(&g->lock);
+    const unsigned char *item = (const unsigned char *)stow_genpool_get(g, h);
+    if (item != NULL) {
+        if (g->copy_words != 0u && ((uintptr_t)out & 3u) == 0u) {
+            stow__copy_words(out, item, (size_t)g->copy_words << 2);
+        } else {
+            stow__copy(out, item, g->item_size);
+        }
+    }
+    stow_port_unlock(&g->lock, state);
+    return item != NULL;
+}
+
+bool stow_genpool_remove_isr(stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_remove: pool pointer is NULL", false);
+    uint32_t state = stow_port_lock(&g->lock);
+    bool removed = stow_genpool_remove(g, h);
+    stow_port_unlock(&g->lock, state);
+    return removed;
 }

@@ -764,26 +764,44 @@ FN size_t stow_heap_usable_size(const stow_heap_t *h, const void *p)
 #endif
 }
 
+/* The _isr calls: the plain call under the heap's own lock word (stow/port.h).
+ * The NULL check comes first because the word is inside *h; it reports under
+ * the plain call's name, as the plain call would. */
+uint32_t stow_heap_lock(stow_heap_t *h)
+{
+    STOW__CHECK(h != NULL, "stow_heap_lock: heap is NULL", 0u);
+    return stow_port_lock(&h->lock);
+}
+
+void stow_heap_unlock(stow_heap_t *h, uint32_t state)
+{
+    STOW__CHECK_VOID(h != NULL, "stow_heap_unlock: heap is NULL");
+    stow_port_unlock(&h->lock, state);
+}
+
 void *stow_heap_alloc_isr(stow_heap_t *h, size_t size)
 {
-    uint32_t state = stow_port_critical_enter();
+    STOW__CHECK(h != NULL, "stow_heap_alloc: heap is NULL", NULL);
+    uint32_t state = stow_port_lock(&h->lock);
     void *p = stow_heap_alloc(h, size);
-    stow_port_critical_exit(state);
+    stow_port_unlock(&h->lock, state);
     return p;
 }
 
 void stow_heap_free_isr(stow_heap_t *h, void *p)
 {
-    uint32_t state = stow_port_critical_enter();
+    STOW__CHECK_VOID(h != NULL, "stow_heap_free: heap is NULL");
+    uint32_t state = stow_port_lock(&h->lock);
     stow_heap_free(h, p);
-    stow_port_critical_exit(state);
+    stow_port_unlock(&h->lock, state);
 }
 
 void *stow_heap_realloc_isr(stow_heap_t *h, void *p, size_t size)
 {
-    uint32_t state = stow_port_critical_enter();
+    STOW__CHECK(h != NULL, "stow_heap_realloc: heap is NULL", NULL);
+    uint32_t state = stow_port_lock(&h->lock);
     void *q = stow_heap_realloc(h, p, size);
-    stow_port_critical_exit(state);
+    stow_port_unlock(&h->lock, state);
     return q;
 }
 
@@ -802,6 +820,7 @@ FN bool stow_heap_init(stow_heap_t *h, void *buf, size_t size)
     h->buf = (unsigned char *)buf;
     h->size = size;
     h->config = NULL;
+    h->lock = 0u;
     h->fails = 0u;
     h->peak = 0u;
     (void)lay_out(h); /* cannot fail: layout_of() just succeeded */

@@ -89,6 +89,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     p->peak = 0u;
     p->fails = 0u;
     p->config = NULL;
+    p->lock = 0u;
     p->block_size = block_size;
     p->block_align = declared;
 #if STOW_CHECK_LEVEL >= 2
@@ -219,19 +220,36 @@ void stow_pool_free(stow_pool_t *p, void *block)
     p->free_count++;
 }
 
+/* The _isr calls: the plain call under the pool's own lock word (stow/port.h).
+ * The NULL check comes first because the word is inside *p; it reports under
+ * the plain call's name, as the plain call would. */
+uint32_t stow_pool_lock(stow_pool_t *p)
+{
+    STOW__CHECK(p != NULL, "stow_pool_lock: pool is NULL", 0u);
+    return stow_port_lock(&p->lock);
+}
+
+void stow_pool_unlock(stow_pool_t *p, uint32_t state)
+{
+    STOW__CHECK_VOID(p != NULL, "stow_pool_unlock: pool is NULL");
+    stow_port_unlock(&p->lock, state);
+}
+
 void *stow_pool_alloc_isr(stow_pool_t *p)
 {
-    uint32_t state = stow_port_critical_enter();
+    STOW__CHECK(p != NULL, "stow_pool_alloc: pool is NULL", NULL);
+    uint32_t state = stow_port_lock(&p->lock);
     void *b = stow_pool_alloc(p);
-    stow_port_critical_exit(state);
+    stow_port_unlock(&p->lock, state);
     return b;
 }
 
 void stow_pool_free_isr(stow_pool_t *p, void *block)
 {
-    uint32_t state = stow_port_critical_enter();
+    STOW__CHECK_VOID(p != NULL, "stow_pool_free: pool is NULL");
+    uint32_t state = stow_port_lock(&p->lock);
     stow_pool_free(p, block);
-    stow_port_critical_exit(state);
+    stow_port_unlock(&p->lock, state);
 }
 
 bool stow_pool_owns(const stow_pool_t *p, const void *ptr)

@@ -125,6 +125,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->peak = 0u;
     m->fails = 0u;
     m->config = NULL;
+    m->lock = 0u;
     /* ASan builds: the tables may lie where an older container released memory.
      * (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(dense, 2u * sizeof(uint32_t) * (size_t)capacity);
@@ -545,4 +546,67 @@ bool stow_slotmap_check(const stow_slotmap_t *m)
     }
 #endif
     return true;
+}
+
+/* ---- shared use: the map's lock word (stow/port.h) ------------------------------- */
+/* Each _isr call is the plain call under the lock; the NULL check comes first
+ * because the word is inside *m, and reports under the plain call's name. */
+
+uint32_t stow_slotmap_lock(stow_slotmap_t *m)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_lock: map pointer is NULL", 0u);
+    return stow_port_lock(&m->lock);
+}
+
+void stow_slotmap_unlock(stow_slotmap_t *m, uint32_t state)
+{
+    STOW__CHECK_VOID(m != NULL, "stow_slotmap_unlock: map pointer is NULL");
+    stow_port_unlock(&m->lock, state);
+}
+
+stow_handle_t stow_slotmap_insert_isr(stow_slotmap_t *m, const void *item)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_insert: map pointer is NULL", STOW_HANDLE_NULL);
+    uint32_t state = stow_port_lock(&m->lock);
+    stow_handle_t h = stow_slotmap_insert(m, item);
+    stow_port_unlock(&m->lock, state);
+    return h;
+}
+
+void *stow_slotmap_get_isr(stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_get: map pointer is NULL", NULL);
+    uint32_t state = stow_port_lock(&m->lock);
+    void *item = stow_slotmap_get(m, h);
+    stow_port_unlock(&m->lock, state);
+    return item;
+}
+
+/* The copy is made under the lock: the item cannot move (a remove elsewhere
+ * swaps the last item into the gap) while it is read. out may have any
+ * alignment: copy_in takes words only when the size and the source allow. */
+bool stow_slotmap_read_isr(stow_slotmap_t *m, stow_handle_t h, void *out)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_read_isr: map pointer is NULL", false);
+    STOW__CHECK(out != NULL, "stow_slotmap_read_isr: out pointer is NULL", false);
+    uint32_t state = stow_port_lock(&m->lock);
+    const unsigned char *item = (const unsigned char *)stow_slotmap_get(m, h);
+    if (item != NULL) {
+        if (((m->item_size | (uintptr_t)out) & 3u) == 0u) {
+            stow__copy_words(out, item, m->item_size);
+        } else {
+            copy_bytes((unsigned char *)out, item, m->item_size);
+        }
+    }
+    stow_port_unlock(&m->lock, state);
+    return item != NULL;
+}
+
+bool stow_slotmap_remove_isr(stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_remove: map pointer is NULL", false);
+    uint32_t state = stow_port_lock(&m->lock);
+    bool removed = stow_slotmap_remove(m, h);
+    stow_port_unlock(&m->lock, state);
+    return removed;
 }

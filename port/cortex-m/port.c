@@ -6,6 +6,10 @@
  *   critical       PRIMASK: enter saves it and masks, exit restores the saved
  *                  value, so pairs nest. PRIMASK masks neither NMI nor HardFault,
  *                  and it protects one core only.
+ *   lock           the same PRIMASK section; the container's word is not
+ *                  touched, since on one core masking is all the exclusion there
+ *                  is to have. A multi-core part needs a port that also spins on
+ *                  the word (stow/port.h, "Writing your own").
  *   write          weak default that discards the text. Define your own
  *                  stow_port_write() (UART, SEGGER RTT, ITM...) in any object of
  *                  your firmware and it replaces this one.
@@ -39,6 +43,22 @@ uint32_t stow_port_critical_enter(void)
 
 void stow_port_critical_exit(uint32_t state)
 {
+    __asm__ volatile("msr primask, %0" : : "r"(state) : "memory");
+}
+
+/* Written out rather than calling the two above, so that an _isr call pays for
+ * one call into the port, not two. */
+uint32_t stow_port_lock(uint32_t *word)
+{
+    uint32_t primask;
+    (void)word;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
+    return primask;
+}
+
+void stow_port_unlock(uint32_t *word, uint32_t state)
+{
+    (void)word;
     __asm__ volatile("msr primask, %0" : : "r"(state) : "memory");
 }
 

@@ -7,6 +7,10 @@
  *              was set, so pairs nest. Exit writes back the MIE bit, not the whole
  *              saved mstatus: a full csrw would also undo any change made to the
  *              other fields (FS, MPRV, MPP...) inside the section.
+ *   lock       the same mstatus.MIE section; the container's word is not
+ *              touched (one hart: masking is the whole exclusion). Several
+ *              harts sharing a container need a port that also spins on the
+ *              word (stow/port.h, "Writing your own").
  *   write      weak default that discards the text: point it at your UART.
  *   exit       weak default that masks interrupts and waits for ever (wfi): make
  *              it reset the part, or report to your debugger.
@@ -34,6 +38,22 @@ uint32_t stow_port_critical_enter(void)
 
 void stow_port_critical_exit(uint32_t state)
 {
+    if ((state & MSTATUS_MIE) != 0u) {
+        __asm__ volatile("csrsi mstatus, %0" : : "i"(MSTATUS_MIE) : "memory");
+    }
+}
+
+uint32_t stow_port_lock(uint32_t *word)
+{
+    uint32_t mstatus;
+    (void)word;
+    __asm__ volatile("csrrci %0, mstatus, %1" : "=r"(mstatus) : "i"(MSTATUS_MIE) : "memory");
+    return mstatus & MSTATUS_MIE;
+}
+
+void stow_port_unlock(uint32_t *word, uint32_t state)
+{
+    (void)word;
     if ((state & MSTATUS_MIE) != 0u) {
         __asm__ volatile("csrsi mstatus, %0" : : "i"(MSTATUS_MIE) : "memory");
     }

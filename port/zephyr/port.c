@@ -4,7 +4,12 @@
  *
  *   critical   irq_lock() / irq_unlock(): the key irq_lock returns is the state
  *              stow hands back, so pairs nest. On SMP, irq_lock is a global
- *              lock as well, which is what the ISR-safe calls need.
+ *              lock as well.
+ *   lock       the same irq_lock(): the container's word is not used. On one
+ *              core it is all the ISR-safe calls need; on SMP irq_lock() is
+ *              one global lock, so it is correct but containers do not get a
+ *              lock each (a k_spinlock per container would need its own
+ *              type in the container; the word is a uint32_t).
  *   assert     printk() of the message, then k_panic(): Zephyr's fatal error
  *              handling takes over (k_sys_fatal_error_handler() decides between
  *              halting and resetting; override it to choose).
@@ -31,6 +36,18 @@ uint32_t stow_port_critical_enter(void)
 
 void stow_port_critical_exit(uint32_t state)
 {
+    irq_unlock((unsigned int)state);
+}
+
+uint32_t stow_port_lock(uint32_t *word)
+{
+    (void)word;
+    return (uint32_t)irq_lock();
+}
+
+void stow_port_unlock(uint32_t *word, uint32_t state)
+{
+    (void)word;
     irq_unlock((unsigned int)state);
 }
 

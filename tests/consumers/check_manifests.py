@@ -399,7 +399,8 @@ check("zephyr/CMakeLists.txt: every file it names exists", cmake_files_exist)
 def zephyr_port():
     src = read("port", "zephyr", "port.c")
     for fn in ("stow_port_assert_failed", "stow_port_critical_enter", "stow_port_critical_exit",
-               "stow_port_write", "stow_port_exit", "stow_port_cycles"):
+               "stow_port_lock", "stow_port_unlock", "stow_port_write", "stow_port_exit",
+               "stow_port_cycles"):
         if not re.search(r"^[^\n;]*\b%s\(" % fn, src, re.M):
             return "%s is not defined" % fn
     for api in ("irq_lock()", "irq_unlock(", "k_panic()", "printk("):

@@ -39,6 +39,16 @@ void stow_port_write(const char *text, size_t len)
 void stow_port_exit(int status) { (void)status; }
 uint32_t stow_port_critical_enter(void) { return 0u; }
 void stow_port_critical_exit(uint32_t state) { (void)state; }
+uint32_t stow_port_lock(uint32_t *word)
+{
+    (void)word;
+    return 0u;
+}
+void stow_port_unlock(uint32_t *word, uint32_t state)
+{
+    (void)word;
+    (void)state;
+}
 #ifdef __cplusplus
 }
 #endif

@@ -51,8 +51,37 @@
  * AddressSanitizer build those bytes are poisoned too, at every level, and an
  * access through such a pointer is reported at once (see config.h).
  *
- * Not ISR- or thread-safe: give each context its own arena, or wrap the calls in
- * stow_port_critical_enter()/stow_port_critical_exit().
+ * Shared use: none of these calls is safe from a thread, an interrupt handler or
+ * another core while another context uses the same arena, and there are no
+ * _isr variants: an arena is one context's scratch, and its marks and resets
+ * only make sense in one context's order. Give each context its own, defined
+ * statically, and pick it by the context's index (or wrap every call on a
+ * shared one in stow_port_critical_enter()/exit(), which serialises them but
+ * does not make another context's reset any less of a surprise):
+ *
+ *     STOW_ARENA_DEFINE_STATIC(scratch_0, 64 * 1024);     // one per worker thread
+ *     STOW_ARENA_DEFINE_STATIC(scratch_1, 64 * 1024);
+ *     static stow_arena_t *const scratch[] = {&scratch_0, &scratch_1};
+ *     void job(unsigned worker) {                          // on worker thread `worker`
+ *         stow_arena_t *a = scratch[worker];
+ *         stow_arena_reset(a);                             // this job's temporaries only
+ *         ...
+ *     }
+ *
+ * Double-buffered frame arenas keep last frame's results readable for one more
+ * frame: two arenas, flipped each frame; a frame resets the one it is about to
+ * fill, which held the frame before last:
+ *
+ *     STOW_ARENA_DEFINE_STATIC(frame_even, 256 * 1024);
+ *     STOW_ARENA_DEFINE_STATIC(frame_odd, 256 * 1024);
+ *     static stow_arena_t *const frames[2] = {&frame_even, &frame_odd};
+ *     stow_arena_t *now = frames[frame & 1u], *last = frames[(frame + 1u) & 1u];
+ *     stow_arena_reset(now);   // last frame's data, in *last, stays put
+ *
+ * Workers may write into a frame arena's memory while the frame runs, if the
+ * frame's thread allocated their slices before starting them and no one
+ * allocates from it meanwhile: the arena's own calls stay in one thread, the
+ * bytes are the workers' (tests/threads/threads.c does exactly this).
  *
  * The fields of stow_arena_t are private; they are in the header only so that
  * STOW_ARENA_DEFINE can build the object with a constant initializer.

@@ -94,9 +94,36 @@
  * anywhere: handle_of() turns a pointer into an index with a shift and a multiply
  * by a precomputed inverse (Cortex-M0 has no divide instruction).
  *
- * Not ISR- or thread-safe: wrap the calls in stow_port_critical_enter()/exit() if
- * several contexts share a pool. check() writes to the bitmap while it runs (and
- * restores it): do not run it while another context reads the pool.
+ * Shared use (interrupts, threads, cores): stow_genpool_insert_isr(),
+ * _get_isr(), _read_isr() and _remove_isr() run the plain call under the pool's
+ * own lock, stow_port_lock() on a word inside the pool (stow/port.h): interrupt
+ * masking on the Cortex-M and RISC-V ports, a lock on that word alone on the
+ * host, so threads on two pools never wait for each other. Every call that
+ * changes a shared pool must then go through them or run between
+ * stow_genpool_lock() and stow_genpool_unlock(). check() writes to the bitmap
+ * while it runs (and restores it): run it under the lock.
+ *
+ * A pointer from get_isr() is checked under the lock but used after it: items
+ * never move, so it stays the item h named until h is removed, and then the
+ * slot may hold another item (the memory stays the pool's: no fault, but a
+ * silent mix-up). Use it only when no other context can remove h, for example
+ * when the context that holds h is the only one that removes it. Otherwise
+ * read_isr() copies the item out under the lock (a whole item as of one moment,
+ * or false when h is stale), or take lock(), get(), use, unlock().
+ *
+ * Per call, from a thread / an interrupt handler / another core while other
+ * contexts use the same pool ("port" = with a port whose lock spans cores:
+ * host, Zephyr SMP, or your own):
+ *   insert_isr, read_isr, remove_isr,   safe / safe / port
+ *   lock/unlock
+ *   get_isr                             safe / safe / port, and its pointer
+ *                                       as long as no one else removes h
+ *   capacity                            safe / safe / safe (set by init only)
+ *   alloc, insert, get, contains,       not safe: only between lock() and
+ *   remove, handle_of, clear, count,    unlock(), or in a context that has the
+ *   retired, first/next, iterate,       pool to itself
+ *   stats, check
+ *   init                                not safe: before any sharing starts
  *
  * The fields of stow_genpool_t are private; they are in the header only so that
  * STOW_GENPOOL_DEFINE can build the object with a constant initializer.
@@ -136,6 +163,7 @@ struct stow_genpool {
     uint32_t peak;          /* high-water mark of live items, as of the last remove or clear */
     uint32_t fails;
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
+    uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
 };
 
 /* Bytes of buffer stow_genpool_init() needs for capacity items of item_size bytes
@@ -213,6 +241,34 @@ bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h);
  * is harmless: the second call returns false). O(1) (plus poisoning at level 2).
  * Contract violation: g is NULL. */
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h);
+
+/* insert, get and remove under the pool's lock (see "Shared use" above):
+ * ISR-safe and thread-safe, and they nest (inside lock()/unlock() or the
+ * caller's own critical section). Same results and violations, the same text
+ * for them. get_isr's pointer outlives the lock: valid while no other context
+ * removes h. Safe from a thread and from an interrupt handler; from another
+ * core only with a port whose lock spans cores. */
+stow_handle_t stow_genpool_insert_isr(stow_genpool_t *g, const void *item);
+void *stow_genpool_get_isr(stow_genpool_t *g, stow_handle_t h);
+bool stow_genpool_remove_isr(stow_genpool_t *g, stow_handle_t h);
+
+/* Copies the item h names (item_size bytes) to out under the pool's lock and
+ * returns true, or returns false, writing nothing, when h is stale, null or
+ * forged. out may have any alignment. O(item_size) under the lock: the safe way
+ * to read an item that another context may remove. Safe from a thread and from
+ * an interrupt handler; from another core only with a port whose lock spans
+ * cores. Contract violation: g or out is NULL (returns false). */
+bool stow_genpool_read_isr(stow_genpool_t *g, stow_handle_t h, void *out);
+
+/* Takes and releases the pool's lock: between them the plain calls run as one
+ * step against every _isr call elsewhere (get and use an item in place, clear,
+ * iterate, check). lock() returns the state unlock() needs. Pairs nest. O(1).
+ * Hold it briefly: on Cortex-M it masks interrupts. Safe from a thread and
+ * from an interrupt handler; from another core only with a port whose lock
+ * spans cores. Contract violation: g is NULL (lock returns 0, unlock does
+ * nothing). */
+uint32_t stow_genpool_lock(stow_genpool_t *g);
+void stow_genpool_unlock(stow_genpool_t *g, uint32_t state);
 
 /* The live handle of the item at item (a pointer get() or alloc() gave), or
  * STOW_HANDLE_NULL when that slot holds no live item (removed, cleared, or never
@@ -397,7 +453,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
         0u,                                                                                    \
         0u,                                                                                    \
         0u,                                                                                    \
-        STOW__CONFIG_GUARD}
+        STOW__CONFIG_GUARD,                                                                    \
+        0u}
 
 #if defined(__GNUC__)
 #define STOW__GENPOOL_UNUSED __attribute__((unused))

@@ -113,15 +113,27 @@
  * and 2 it clears the bit map, capacity / (8 * STOW_HEAP_ALIGN) bytes, once),
  * and so does init.
  *
- * ISR use: stow_heap_alloc_isr(), stow_heap_free_isr() and
- * stow_heap_realloc_isr() wrap the call in stow_port_critical_enter()/exit(),
- * so that interrupt handlers and thread code can share a heap. Every call that
- * changes a shared heap must then go through them (or run inside a critical
- * section of its own); on the host port the critical section is a mutex, which
- * makes them the calls to use from several threads. With the Cortex-M port the
- * critical section is PRIMASK: it masks neither NMI nor HardFault, and it
- * protects one core only. A moving realloc copies inside the critical section:
- * O(size) with interrupts masked.
+ * Shared use (interrupts, threads, cores): stow_heap_alloc_isr(),
+ * stow_heap_free_isr() and stow_heap_realloc_isr() run the plain call under the
+ * heap's own lock, stow_port_lock() on a word inside the heap (stow/port.h).
+ * With the Cortex-M and RISC-V ports that lock masks interrupts on the core;
+ * with the host port it is a lock on that word alone, so threads on two heaps
+ * never wait for each other. Every call that changes a shared heap must then go
+ * through them or run between stow_heap_lock() and stow_heap_unlock() (calloc,
+ * aligned alloc, stats, check...). The one-core ports' lock masks neither NMI
+ * nor HardFault, and does not stop another core (a heap shared between cores
+ * needs a port whose lock spins on the word too: stow/port.h, "Writing your
+ * own"). A moving realloc copies under the lock: O(size) with interrupts
+ * masked. Per call, from a thread / an interrupt handler / another core while
+ * other contexts use the same heap ("port" = with a port whose lock spans
+ * cores: host, Zephyr SMP, or your own):
+ *   alloc_isr, free_isr, realloc_isr,    safe / safe / port
+ *   lock/unlock
+ *   alloc, alloc_aligned, calloc,        not safe: only between lock() and
+ *   realloc, free, usable_size, stats,   unlock(), or in a context that has the
+ *   largest_free, check                  heap to itself (usable_size reads a
+ *                                        header a neighbour's free rewrites)
+ *   init                                 not safe: before any sharing starts
  *
  * Options: STOW_CHECK_LEVEL (config.h) changes the layout of stow_heap_t and
  * of the storage: build the library and its users alike.
@@ -164,6 +176,7 @@ struct stow_heap {
     unsigned char *buf;    /* the storage, as DEFINE'd or given to init */
     size_t size;
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
+    uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
     stow_heap_node_t classes[STOW__HEAP_CLASSES];
 };
 
@@ -265,11 +278,24 @@ void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size);
  * block is freed anyway). */
 void stow_heap_free(stow_heap_t *h, void *p);
 
-/* The same inside stow_port_critical_enter/exit: ISR-safe, and they nest (see
- * "ISR use" above). Same results and violations. */
+/* alloc, free and realloc under the heap's lock (see "Shared use" above):
+ * ISR-safe and thread-safe, and they nest (inside lock()/unlock() or the
+ * caller's own critical section). Same results and violations, the same text
+ * for them. Safe from a thread and from an interrupt handler; from another core
+ * only with a port whose lock spans cores. */
 void *stow_heap_alloc_isr(stow_heap_t *h, size_t size);
 void stow_heap_free_isr(stow_heap_t *h, void *p);
 void *stow_heap_realloc_isr(stow_heap_t *h, void *p, size_t size);
+
+/* Takes and releases the heap's lock, so that other calls (calloc, an aligned
+ * alloc, stats, check) or several calls in a row run as one step against every
+ * _isr call elsewhere. Between them use the plain calls; lock() returns the
+ * state unlock() needs. Pairs nest. O(1). Hold it briefly: on Cortex-M it
+ * masks interrupts. Safe from a thread and from an interrupt handler; from
+ * another core only with a port whose lock spans cores.
+ * Contract violation: h is NULL (lock returns 0, unlock does nothing). */
+uint32_t stow_heap_lock(stow_heap_t *h);
+void stow_heap_unlock(stow_heap_t *h, uint32_t state);
 
 /* The bytes p may use: at least what was asked for (at level 2 exactly that).
  * O(1). Contract violation (returns 0): h is NULL; p is not a live block of
@@ -342,7 +368,7 @@ bool stow_heap_check(const stow_heap_t *h);
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
     linkage stow_heap_t name = {0u, 0u, 0u, 0u, NULL, NULL, 0u, STOW__HEAP_STARTS_INIT     \
                                 stow__heap_buf_##name, STOW__CAST(size_t, bytes),          \
-                                STOW__CONFIG_GUARD, {{NULL, NULL}}}
+                                STOW__CONFIG_GUARD, 0u, {{NULL, NULL}}}
 
 #if STOW_CHECK_LEVEL >= 1
 #define STOW__HEAP_STARTS_INIT NULL,

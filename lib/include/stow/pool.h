@@ -75,19 +75,32 @@
  * blocks reset() takes back, so that an access through a pointer to a free block
  * is reported at once (see config.h).
  *
- * ISR use: stow_pool_alloc_isr() and stow_pool_free_isr() wrap the operation in
- * stow_port_critical_enter()/exit() (PRIMASK on Cortex-M), so an interrupt
- * handler and thread code can share a pool. Every call that changes a shared
- * pool must then go through them (or run inside a critical section of its own):
- * reset() and the plain alloc()/free() are not ISR-safe. The other way to share
- * a pool is stow_pool_alloc_atomic()/free_atomic(), lock-free where the core allows.
- * A contract violation in an _isr call reaches the assert hook with interrupts
- * masked. What the Cortex-M port's critical section does not cover: PRIMASK
- * masks neither NMI nor HardFault (nor any fault handler), so those handlers
- * must not touch a pool another context uses; and it masks interrupts on the
- * core that sets it only, so on a multi-core chip a pool shared between cores
- * needs a port whose critical section takes a lock both cores respect (a
- * hardware spinlock or semaphore). The host port's mutex covers threads.
+ * Shared use (interrupts, threads, cores): stow_pool_alloc_isr() and
+ * stow_pool_free_isr() run the plain call under the pool's own lock,
+ * stow_port_lock() on a word inside the pool (stow/port.h). With the Cortex-M
+ * and RISC-V ports that lock masks interrupts on the core (PRIMASK or
+ * mstatus.MIE; the word is not touched); with the host port it is a lock on
+ * that word alone, so threads on two pools never wait for each other. Every
+ * call that changes a shared pool must then go through them or run between
+ * stow_pool_lock() and stow_pool_unlock(), which is also how to run several
+ * calls as one step (reset, a check, stats that agree with each other). A
+ * contract violation in an _isr call reaches the assert hook with the lock held.
+ * What the one-core ports do not cover: PRIMASK masks neither NMI nor HardFault
+ * (nor any fault handler), so those handlers must not touch a pool another
+ * context uses; and another core is not stopped, so a pool shared between
+ * cores needs a port whose lock spins on the word too (stow/port.h, "Writing
+ * your own"). Per call, from a thread / an interrupt handler / another core
+ * while other contexts use the same pool ("port" = with a port whose lock spans
+ * cores: host, Zephyr SMP, or your own):
+ *   alloc_isr, free_isr, lock/unlock    safe / safe / port
+ *   owns, capacity                      safe / safe / safe (they read what only
+ *                                       init changes)
+ *   alloc, alloc_checked, NEW, free,    not safe: only between lock() and
+ *   reset, used, stats, check           unlock(), or in a context that has the
+ *                                       pool to itself
+ *   init                                not safe: before any sharing starts
+ *   alloc_atomic, free_atomic           safe / safe / see below (lock-free
+ *                                       where the core allows)
  *
  * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
  * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
@@ -149,6 +162,7 @@ struct stow_pool {
     unsigned char *poison_end; /* blocks in [bump, poison_end) hold 0xDD in full */
 #endif
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
+    uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
 };
 
 /* The alignment of every block for a declared alignment align (0 means
@@ -231,12 +245,14 @@ void *stow_pool_alloc_checked(stow_pool_t *p, size_t size, size_t align);
  * not detected and breaks the free list. */
 void stow_pool_free(stow_pool_t *p, void *block);
 
-/* stow_pool_alloc() and stow_pool_free() inside stow_port_critical_enter/exit:
- * ISR-safe, and they nest (the caller's interrupt state is restored). Same
- * results and violations; the port's critical section on top (with the Cortex-M
- * port, 18 instructions each at level 0 instead of 9 and 8). With the Cortex-M
- * port that section is PRIMASK: it masks neither NMI nor HardFault, and it
- * protects against the interrupts of one core only (see "ISR use" above). */
+/* stow_pool_alloc() and stow_pool_free() under the pool's lock (see "Shared
+ * use" above): ISR-safe and thread-safe, and they nest (inside lock()/unlock()
+ * or the caller's own critical section, the outer state is restored). Same
+ * results and violations, the same text for them; the port's lock on top (with
+ * the Cortex-M port, 22 instructions each on a Cortex-M4 at level 0 instead of 9
+ * and 8).
+ * Safe from a thread and from an interrupt handler; from another core only with
+ * a port whose lock spans cores. */
 void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 
@@ -270,7 +286,7 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  * on many chips only some of it). But the calls carry no DMB: another core may
  * see the new head before the link or the contents written ahead of it, so as
  * built they are for one core; across cores use the _isr calls with a port
- * whose critical section takes a hardware lock. The ARMv6-M and RV32 builds
+ * whose lock spans cores (stow/port.h). The ARMv6-M and RV32 builds
  * protect one core only. NMI and fault handlers may use the lock-free builds
  * (the interrupted call retries), not the masked ones.
  *
@@ -295,6 +311,16 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  * Contract violation: as stow_pool_alloc() and stow_pool_free(). */
 void *stow_pool_alloc_atomic(stow_pool_t *p);
 void stow_pool_free_atomic(stow_pool_t *p, void *block);
+
+/* Takes and releases the pool's lock, so that several calls run as one step
+ * against every _isr call elsewhere (for example reset, or check() and stats()
+ * that agree). Between them use the plain calls; lock() returns the state that
+ * unlock() needs. Pairs nest. O(1): one call into the port each. Hold it
+ * briefly: on Cortex-M it masks interrupts. Safe from a thread and from an
+ * interrupt handler; from another core only with a port whose lock spans cores.
+ * Contract violation: p is NULL (lock returns 0, unlock does nothing). */
+uint32_t stow_pool_lock(stow_pool_t *p);
+void stow_pool_unlock(stow_pool_t *p, uint32_t state);
 
 /* True when ptr points into the pool's blocks: any byte of any block, free or in
  * use, padding included (so an interior pointer is owned, one past the last block
@@ -377,7 +403,8 @@ bool stow_pool_check(const stow_pool_t *p);
         0u,                                                                           \
         sizeof(T),                                                                    \
         STOW_ALIGNOF(T) STOW__POOL_POISON_INIT(stow__pool_buf_##name),             \
-        STOW__CONFIG_GUARD}
+        STOW__CONFIG_GUARD,                                                           \
+        0u}
 
 #ifdef __cplusplus
 }

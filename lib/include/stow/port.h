@@ -3,15 +3,20 @@
  *
  * The library itself calls three of the functions below, and nothing else:
  *   stow_port_assert_failed()    on a contract violation, at STOW_CHECK_LEVEL 1 or 2;
- *   stow_port_critical_enter()   only in the functions whose documentation
- *   stow_port_critical_exit()    says "ISR-safe" (the _isr variants).
- * A production firmware therefore links only those. The other three serve what
- * runs around the library: stow_port_write() is where the default assert hooks
- * (and the tests, benchmarks, demos and fault reporter) send text,
+ *   stow_port_lock()             only in the functions whose documentation says
+ *   stow_port_unlock()           "ISR-safe" (the _isr variants) and in each
+ *                                container's lock()/unlock(), on the lock word
+ *                                inside that container.
+ * A production firmware therefore links only those. stow_port_critical_enter()
+ * and _exit() are the port's whole-core section: the Cortex-M and RISC-V ports'
+ * semihosting and cycle counter use them, and so can a firmware. The other three
+ * serve what runs around the library: stow_port_write() is where the default
+ * assert hooks (and the tests, benchmarks, demos and fault reporter) send text,
  * stow_port_exit() how they end, stow_port_cycles() what benchmarks time with.
  *
  * Ports that ship with stow:
- *   port/cortex-m/port.c      the library port: PRIMASK critical sections; weak
+ *   port/cortex-m/port.c      the library port: PRIMASK critical sections and
+ *                             container locks (one core); weak
  *                             stow_port_write (discards) and stow_port_exit
  *                             (masks interrupts, waits forever) that a firmware
  *                             replaces by defining its own (UART or RTT output,
@@ -26,11 +31,23 @@
  *   port/cortex-m/fault.c     HardFault (and MemManage, BusFault, UsageFault,
  *                             SecureFault) reporter: prints the fault, exits 2.
  *   port/host/port.c          POSIX: stdout, exit(), monotonic clock, a recursive
- *                             mutex for critical sections;
+ *                             mutex for critical sections, and a spin-then-yield
+ *                             lock on each container's word (C11-style atomics),
+ *                             so threads on two containers never wait for each
+ *                             other;
  *   port/host/assert.c        assert hook: prints to stderr and aborts.
  *
  * Writing your own: copy the closest port, keep the signatures, and keep each
- * function safe to call from any context your firmware calls stow from.
+ * function safe to call from any context your firmware calls stow from. On one
+ * core, stow_port_lock() may ignore the word and be the critical section
+ * (that is what the Cortex-M and RISC-V ports do). A port for several cores
+ * that share a container must also make the other cores wait: mask interrupts
+ * first, then spin on the word with a compare-and-swap (acquire) until it goes
+ * from 0 to this core's id plus one; unlock stores 0 (release) and then restores
+ * the interrupt state. A core that finds its own id there already holds the
+ * word (pairs nest): return a state that makes unlock leave the word alone.
+ * Masking first matters: an interrupt taken while the word is held, whose
+ * handler takes the same word, would spin for ever on that core.
  */
 #ifndef STOW_PORT_H
 #define STOW_PORT_H
@@ -71,6 +88,20 @@ void stow_port_exit(int status);
  * a lock the other cores respect. */
 uint32_t stow_port_critical_enter(void);
 void stow_port_critical_exit(uint32_t state);
+
+/* Takes the lock whose word is *word (a uint32_t inside a container, 0 when
+ * free, constant-initialised by the DEFINE macros and set to 0 by init) and
+ * returns a state that the matching stow_port_unlock() gets back. Pairs nest:
+ * taking a word the caller already holds returns at once, and its unlock then
+ * releases nothing. While it is held, no other context that takes the same word
+ * runs the protected code: on one core that means interrupts are masked (the
+ * Cortex-M port sets PRIMASK, the RISC-V port clears mstatus.MIE, the word is not
+ * touched); on the host the word holds the owning thread's id, so two threads on
+ * two containers never wait for each other, and a thread that finds the word
+ * taken spins briefly, then yields until it is free (signal handlers are not
+ * covered there: a handler runs as the thread it interrupts). */
+uint32_t stow_port_lock(uint32_t *word);
+void stow_port_unlock(uint32_t *word, uint32_t state);
 
 #ifdef __cplusplus
 }

@@ -74,8 +74,37 @@
  * config.h).
  *
  * Pointers from get/alloc/data are valid until the next remove, refresh or clear
- * (insert and alloc never move items: they append). Not ISR- or thread-safe:
- * wrap calls in stow_port_critical_enter()/exit() if several contexts share a map.
+ * (insert and alloc never move items: they append).
+ *
+ * Shared use (interrupts, threads, cores): stow_slotmap_insert_isr(),
+ * _get_isr(), _read_isr() and _remove_isr() run the plain call under the map's
+ * own lock, stow_port_lock() on a word inside the map (stow/port.h): interrupt
+ * masking on the Cortex-M and RISC-V ports, a lock on that word alone on the
+ * host, so threads on two maps never wait for each other. Every call that
+ * changes a shared map must then go through them or run between
+ * stow_slotmap_lock() and stow_slotmap_unlock() (mark_dead, refresh, clear, a
+ * loop over data()).
+ *
+ * A pointer from get_isr() is checked under the lock but used after it, and a
+ * remove of ANY item elsewhere may move another item into that place (swap and
+ * pop): the pointer is safe only while no other context removes, refreshes or
+ * clears. Otherwise read_isr() copies the item out under the lock, or take
+ * lock(), get(), use, unlock().
+ *
+ * Per call, from a thread / an interrupt handler / another core while other
+ * contexts use the same map ("port" = with a port whose lock spans cores:
+ * host, Zephyr SMP, or your own):
+ *   insert_isr, read_isr, remove_isr,   safe / safe / port
+ *   lock/unlock
+ *   get_isr                             safe / safe / port, and its pointer
+ *                                       while no other context removes
+ *   capacity                            safe / safe / safe (set by init only)
+ *   alloc, insert, get, contains,       not safe: only between lock() and
+ *   remove, data, count, handle_at,     unlock(), or in a context that has the
+ *   clear, mark_dead, is_dead,          map to itself
+ *   dead_count, refresh, retired,
+ *   stats, check
+ *   init                                not safe: before any sharing starts
  *
  * The fields of stow_slotmap_t are private; they are in the header only so that
  * STOW_SLOTMAP_DEFINE can build the object with a constant initializer.
@@ -109,6 +138,7 @@ struct stow_slotmap {
     uint32_t peak;        /* high-water mark of count */
     uint32_t fails;       /* refused alloc/insert */
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
+    uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
 };
 
 /* The dead mark in a dense word; handle indices use at most 30 bits. */
@@ -183,7 +213,8 @@ struct stow_slotmap {
         STOW__CAST(uint32_t, capacity),                                                 \
         0u,                                                                                \
         0u,                                                                                \
-        STOW__CONFIG_GUARD}
+        STOW__CONFIG_GUARD,                                                                \
+        0u}
 
 /* Makes *m an empty slot map of `capacity` items of item_size bytes aligned to
  * item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics. buf needs
@@ -221,6 +252,34 @@ bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h);
  * stale. Returns false, changing nothing, when h is stale or null (not a fail).
  * O(item_size) for the move. Contract violation: m is NULL. */
 bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h);
+
+/* insert, get and remove under the map's lock (see "Shared use" above):
+ * ISR-safe and thread-safe, and they nest (inside lock()/unlock() or the
+ * caller's own critical section). Same results and violations, the same text
+ * for them. get_isr's pointer outlives the lock: valid while no other context
+ * removes, refreshes or clears. Safe from a thread and from an interrupt
+ * handler; from another core only with a port whose lock spans cores. */
+stow_handle_t stow_slotmap_insert_isr(stow_slotmap_t *m, const void *item);
+void *stow_slotmap_get_isr(stow_slotmap_t *m, stow_handle_t h);
+bool stow_slotmap_remove_isr(stow_slotmap_t *m, stow_handle_t h);
+
+/* Copies the item h names (item_size bytes, dead-marked or not) to out under the
+ * map's lock and returns true, or returns false, writing nothing, when h is
+ * stale or null. out may have any alignment. O(item_size) under the lock: the
+ * safe way to read an item while other contexts remove. Safe from a thread and
+ * from an interrupt handler; from another core only with a port whose lock
+ * spans cores. Contract violation: m or out is NULL (returns false). */
+bool stow_slotmap_read_isr(stow_slotmap_t *m, stow_handle_t h, void *out);
+
+/* Takes and releases the map's lock: between them the plain calls run as one
+ * step against every _isr call elsewhere (use an item in place, mark_dead,
+ * refresh, a loop over data()). lock() returns the state unlock() needs. Pairs
+ * nest. O(1). Hold it briefly: on Cortex-M it masks interrupts. Safe from a
+ * thread and from an interrupt handler; from another core only with a port
+ * whose lock spans cores. Contract violation: m is NULL (lock returns 0,
+ * unlock does nothing). */
+uint32_t stow_slotmap_lock(stow_slotmap_t *m);
+void stow_slotmap_unlock(stow_slotmap_t *m, uint32_t state);
 
 /* The items, packed at positions [0, count) with a stride of item_size rounded up
  * to item_align (sizeof(T) for a DEFINE'd map): iterate with a plain loop. Dead-

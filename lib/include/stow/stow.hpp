@@ -438,7 +438,8 @@ template <class T, uint32_t N> class pool_base {
 #if STOW_CHECK_LEVEL >= 2
                 mem_.bytes,
 #endif
-                config},
+                config,
+                0u},
           ready_(0u), live_(), mem_()
     {
     }
@@ -677,7 +678,8 @@ template <class T, uint32_t N> class genpool_base {
                 0u,
                 0u,
                 0u,
-                config},
+                config,
+                0u},
           mem_()
     {
     }
@@ -858,7 +860,8 @@ template <class T, uint32_t N> class slotmap_base {
                N,
                0u,
                0u,
-               config},
+               config,
+               0u},
           mem_()
     {
     }
@@ -1367,6 +1370,7 @@ template <size_t Bytes> class heap_base {
                            mem_.bytes,
                            Bytes,
                            config,
+                           0u,
                            {stow_heap_node_t{&heap_.classes[I], &heap_.classes[I]}...}};
     }
 

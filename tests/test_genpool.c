@@ -614,6 +614,20 @@ static void expect_iteration(const stow_genpool_t *g, const stow_handle_t *want,
     }
     CHECK_EQ(seen, n);
     CHECK_NULL(stow_genpool_iterate(g, &cursor)); /* and it stays at the end */
+    seen = 0;
+    STOW_GENPOOL_FOREACH(g, uint32_t, v) {
+        CHECK_LT(seen, n);
+        CHECK_PTR_EQ(v, stow_genpool_get(g, want[seen]));
+        seen++;
+    }
+    CHECK_EQ(seen, n);
+    stow_genpool_walk_t w = stow_genpool_walk_begin(g);
+    for (seen = 0; stow_genpool_walk_next(&w); seen++) {
+        CHECK_LT(seen, n);
+        CHECK_PTR_EQ(w.item, stow_genpool_get(g, want[seen]));
+    }
+    CHECK_EQ(seen, n);
+    CHECK_FALSE(stow_genpool_walk_next(&w)); /* and it stays at the end */
 }
 
 TEST(genpool_iteration_visits_each_live_item_once_in_slot_order)
@@ -715,6 +729,88 @@ TEST(genpool_iterate_tolerates_removing_the_current_item)
     CHECK_EQ(stow_genpool_count(&gp), 24); /* the even ones, less 30 */
 }
 
+TEST(genpool_foreach_tolerates_removing_the_current_item_and_break)
+{
+    CHECK_CALL(fresh(4, 4, 70));
+    stow_handle_t h[70];
+    for (uint32_t i = 0; i < 70; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    uint32_t visits = 0, sum = 0;
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        visits++;
+        sum += *v;
+        if (*v % 2 == 1) {
+            CHECK(stow_genpool_remove(&gp, stow_genpool_handle_of(&gp, v)));
+        }
+        CHECK(stow_genpool_check(&gp));
+    }
+    CHECK_EQ(visits, 70);
+    CHECK_EQ(sum, 69 * 70 / 2);
+    CHECK_EQ(stow_genpool_count(&gp), 35);
+    /* break ends the whole walk; continue goes on with the next item; a walk
+     * nested in another sees every item for each outer one */
+    visits = 0;
+    uint32_t inner = 0;
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        if (*v == 4) {
+            continue;
+        }
+        STOW_GENPOOL_FOREACH(&gp, uint32_t, u) {
+            inner += *u == *v ? 1u : 0u;
+        }
+        if (*v == 40) {
+            break;
+        }
+        visits++;
+    }
+    CHECK_EQ(visits, 19); /* 0, 2 and 6 to 38 */
+    CHECK_EQ(inner, 20);
+    /* remove everything while walking */
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        CHECK(stow_genpool_remove(&gp, stow_genpool_handle_of(&gp, v)));
+    }
+    CHECK_EQ(stow_genpool_count(&gp), 0);
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        CHECK(v == NULL); /* never runs */
+    }
+    CHECK(stow_genpool_check(&gp));
+}
+
+#if STOW_CHECK_LEVEL >= 2
+/* Removing an item ahead of the walk (in the same 32-slot word, which the walk
+ * has read already) is reported at level 2, and the walk skips the removed item. */
+TEST(genpool_foreach_reports_an_item_removed_ahead)
+{
+    CHECK_CALL(fresh(4, 4, 40));
+    stow_handle_t h[40];
+    for (uint32_t i = 0; i < 40; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    uint32_t visits = 0, sum = 0;
+    bool more = true;
+    stow_genpool_walk_t w = stow_genpool_walk_begin(&gp);
+    while (stow_genpool_walk_next(&w)) {
+        uint32_t v = *(uint32_t *)w.item;
+        visits++;
+        sum += v;
+        if (v == 10) {
+            CHECK(stow_genpool_remove(&gp, h[12]));
+        }
+        if (v == 11) { /* 12 is next: found removed, reported, skipped */
+            EXPECT_VIOLATION_TEXT(more = stow_genpool_walk_next(&w),
+                                  "stow_genpool_walk_next: item removed during the walk");
+            CHECK(more);
+            CHECK_EQ(*(uint32_t *)w.item, 13);
+            visits++;
+            sum += 13;
+        }
+    }
+    CHECK_EQ(visits, 39);
+    CHECK_EQ(sum, 39 * 40 / 2 - 12);
+}
+#endif
+
 /* A big pool with few live items, spread out: each is visited once, in order.
  * (make bench times such a pass: see bench/ops_genpool.c.) */
 #if !defined(STOW_TEST_TARGET) || STOW_TEST_RAM_KIB >= 64
@@ -750,8 +846,17 @@ TEST(genpool_iteration_skips_a_sparse_pool)
         seen++;
     }
     CHECK_EQ(seen, SPARSE_LIVE);
+    seen = 0;
+    STOW_GENPOOL_FOREACH(&sp, uint32_t, v) {
+        CHECK_EQ(*v, seen * stride + 7);
+        seen++;
+    }
+    CHECK_EQ(seen, SPARSE_LIVE);
     CHECK(stow_genpool_check(&sp));
     stow_genpool_clear(&sp);
+    STOW_GENPOOL_FOREACH(&sp, uint32_t, v) {
+        CHECK(v == NULL); /* never runs: the bits are old, the bump index 0 */
+    }
     CHECK(stow_handle_is_null(stow_genpool_first(&sp)));
     CHECK(stow_genpool_check(&sp));
 }
@@ -1230,6 +1335,14 @@ TEST(genpool_violations_name_the_function_and_the_misuse)
     CHECK_LAST_VIOLATION("stow_genpool_stats: out pointer is NULL");
     EXPECT_VIOLATION(stow_genpool_iterate(&gp, NULL));
     CHECK_LAST_VIOLATION("stow_genpool_iterate: cursor pointer is NULL");
+    stow_genpool_walk_t w;
+    EXPECT_VIOLATION_TEXT(w = stow_genpool_walk_begin(NULL),
+                          "stow_genpool_walk_begin: pool pointer is NULL");
+    CHECK_FALSE(stow_genpool_walk_next(&w)); /* an empty walk */
+    EXPECT_VIOLATION_TEXT(STOW_GENPOOL_FOREACH((const stow_genpool_t *)NULL, uint32_t, v) {
+                              CHECK(v == NULL); /* never runs */
+                          },
+                          "stow_genpool_walk_begin: pool pointer is NULL");
     EXPECT_VIOLATION(stow_genpool_clear(NULL));
     CHECK_LAST_VIOLATION("stow_genpool_clear: pool pointer is NULL");
     (void)s;
@@ -1615,6 +1728,10 @@ void stow_test_suite_genpool(void)
     RUN(genpool_iteration_visits_each_live_item_once_in_slot_order);
     RUN(genpool_iteration_tolerates_removing_the_current_item);
     RUN(genpool_iterate_tolerates_removing_the_current_item);
+    RUN(genpool_foreach_tolerates_removing_the_current_item_and_break);
+#if STOW_CHECK_LEVEL >= 2
+    RUN(genpool_foreach_reports_an_item_removed_ahead);
+#endif
     RUN(genpool_iteration_skips_a_sparse_pool);
     RUN(genpool_clear_makes_every_handle_stale);
     RUN(genpool_clear_part_way_and_again);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* ops_genpool.c - instructions per genpool operation; see bench.h.
  *
- * Items of 8 bytes (a missile: damage and its target's handle), and of 32 bytes
- * for one row. insert and alloc are measured on never-used slots (the bump
+ * Items of 8 bytes (a missile: damage and its target's handle), and of 16 and 32
+ * bytes for the insert rows. insert and alloc are measured on never-used slots (the bump
  * index) and on removed ones (the free list). Iteration is per item: first()
  * then next() until every live item was seen, over a full pool and over one
  * with one live item in every 20 slots; STOW_GENPOOL_FOREACH also over one with
@@ -15,6 +15,10 @@ struct item8 {
     uint32_t target;
 };
 
+struct item16 {
+    uint32_t w[4];
+};
+
 struct item32 {
     uint32_t w[8];
 };
@@ -22,6 +26,7 @@ struct item32 {
 static stow_genpool_t gp;
 #define handles stow_bench_handles
 static const struct item8 item8 = {3, 0x10001u};
+static const struct item16 item16 = {{1, 2, 3, 4}};
 static const struct item32 item32 = {{1, 2, 3, 4, 5, 6, 7, 8}};
 static const unsigned char *first_item;
 static stow_handle_t it; /* the iteration's current handle */
@@ -81,6 +86,18 @@ static void prep_every_other(void)
     }
 }
 
+static void prep_16_fresh(void) { init_for(sizeof(struct item16), STOW_ALIGNOF(struct item16)); }
+static void prep_16_all_removed(void)
+{
+    prep_16_fresh();
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        handles[i] = stow_genpool_insert(&gp, &item16);
+    }
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        (void)stow_genpool_remove(&gp, handles[i]);
+    }
+}
+
 static void prep_32_all_removed(void)
 {
     init_for(sizeof(struct item32), STOW_ALIGNOF(struct item32));
@@ -114,6 +131,9 @@ static BENCH_BARE void *bare_iterate(const stow_genpool_t *g BENCH_UNUSED,
 BENCH_LOOP(run_genpool_insert_fresh, handles[i] = stow_genpool_insert(&gp, &item8))
 BENCH_LOOP(run_genpool_insert, handles[i] = stow_genpool_insert(&gp, &item8))
 BENCH_LOOP(base_genpool_insert, handles[i] = bare_insert(&gp, &item8))
+BENCH_LOOP(run_genpool_insert16_fresh, handles[i] = stow_genpool_insert(&gp, &item16))
+BENCH_LOOP(run_genpool_insert16, handles[i] = stow_genpool_insert(&gp, &item16))
+BENCH_LOOP(base_genpool_insert16, handles[i] = bare_insert(&gp, &item16))
 BENCH_LOOP(run_genpool_insert32, handles[i] = stow_genpool_insert(&gp, &item32))
 BENCH_LOOP(base_genpool_insert32, handles[i] = bare_insert(&gp, &item32))
 BENCH_LOOP(run_genpool_alloc, stow_bench_sink = stow_genpool_alloc(&gp, &handles[i]))
@@ -206,6 +226,10 @@ void stow_bench_genpool(void)
               base_genpool_insert);
     BENCH_ROW("genpool insert (8-byte item, free list)", prep_all_removed, run_genpool_insert,
               base_genpool_insert);
+    BENCH_ROW("genpool insert (16-byte item, never-used slot)", prep_16_fresh,
+              run_genpool_insert16_fresh, base_genpool_insert16);
+    BENCH_ROW("genpool insert (16-byte item, free list)", prep_16_all_removed, run_genpool_insert16,
+              base_genpool_insert16);
     BENCH_ROW("genpool insert (32-byte item, free list)", prep_32_all_removed,
               run_genpool_insert32, base_genpool_insert32);
     BENCH_ROW("genpool alloc (8-byte item, zeroed, free list)", prep_all_removed,

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* ops_genpool.c - instructions per genpool operation; see bench.h.
  *
- * Items of 8 bytes (a missile: damage and its target's handle), and of 32 bytes
- * for one row. insert and alloc are measured on never-used slots (the bump
+ * Items of 8 bytes (a missile: damage and its target's handle), and of 16 and 32
+ * bytes for the insert rows. insert and alloc are measured on never-used slots (the bump
  * index) and on removed ones (the free list). Iteration is per item: first()
  * then next() until every live item was seen, over a full pool and over one
- * with one live item in every 20 slots.
+ * with one live item in every 20 slots; STOW_GENPOOL_FOREACH also over one with
+ * every other slot live.
  */
 #include "bench.h"
 
 struct item8 {
     int32_t damage;
     uint32_t target;
+};
+
+struct item16 {
+    uint32_t w[4];
 };
 
 struct item32 {
@@ -21,6 +26,7 @@ struct item32 {
 static stow_genpool_t gp;
 #define handles stow_bench_handles
 static const struct item8 item8 = {3, 0x10001u};
+static const struct item16 item16 = {{1, 2, 3, 4}};
 static const struct item32 item32 = {{1, 2, 3, 4, 5, 6, 7, 8}};
 static const unsigned char *first_item;
 static stow_handle_t it; /* the iteration's current handle */
@@ -70,6 +76,28 @@ static void prep_sparse(void)
     }
 }
 
+/* A full pool with every other item removed: each live item alone between two
+ * free slots, a run of its own (the walk's dearest case per item). */
+static void prep_every_other(void)
+{
+    prep_full();
+    for (uint32_t i = 1; i < BENCH_OPS; i += 2) {
+        (void)stow_genpool_remove(&gp, handles[i]);
+    }
+}
+
+static void prep_16_fresh(void) { init_for(sizeof(struct item16), STOW_ALIGNOF(struct item16)); }
+static void prep_16_all_removed(void)
+{
+    prep_16_fresh();
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        handles[i] = stow_genpool_insert(&gp, &item16);
+    }
+    for (uint32_t i = 0; i < BENCH_OPS; i++) {
+        (void)stow_genpool_remove(&gp, handles[i]);
+    }
+}
+
 static void prep_32_all_removed(void)
 {
     init_for(sizeof(struct item32), STOW_ALIGNOF(struct item32));
@@ -103,6 +131,9 @@ static BENCH_BARE void *bare_iterate(const stow_genpool_t *g BENCH_UNUSED,
 BENCH_LOOP(run_genpool_insert_fresh, handles[i] = stow_genpool_insert(&gp, &item8))
 BENCH_LOOP(run_genpool_insert, handles[i] = stow_genpool_insert(&gp, &item8))
 BENCH_LOOP(base_genpool_insert, handles[i] = bare_insert(&gp, &item8))
+BENCH_LOOP(run_genpool_insert16_fresh, handles[i] = stow_genpool_insert(&gp, &item16))
+BENCH_LOOP(run_genpool_insert16, handles[i] = stow_genpool_insert(&gp, &item16))
+BENCH_LOOP(base_genpool_insert16, handles[i] = bare_insert(&gp, &item16))
 BENCH_LOOP(run_genpool_insert32, handles[i] = stow_genpool_insert(&gp, &item32))
 BENCH_LOOP(base_genpool_insert32, handles[i] = bare_insert(&gp, &item32))
 BENCH_LOOP(run_genpool_alloc, stow_bench_sink = stow_genpool_alloc(&gp, &handles[i]))
@@ -150,12 +181,55 @@ static void prep_full_walk(void)
     cursor = 0;
 }
 
+/* STOW_GENPOOL_FOREACH: one walk over the pool, in a function of its own so that
+ * it is one call (per item: its instructions over the live items). The body
+ * only keeps the pointer alive, in a register, at no instruction. */
+static BENCH_NOIPA void walk_foreach(void)
+{
+    STOW_GENPOOL_FOREACH(&gp, struct item8, e) {
+        __asm__ volatile("" : : "r"(e));
+    }
+}
+/* The same walk written out with stow_genpool_walk_next(). */
+static BENCH_NOIPA void walk_cursor(void)
+{
+    stow_genpool_walk_t w = stow_genpool_walk_begin(&gp);
+    while (stow_genpool_walk_next(&w)) {
+        __asm__ volatile("" : : "r"(w.item));
+    }
+}
+static BENCH_BARE void bare_walk(void) BENCH_BARE_BODY
+static BENCH_NOIPA void run_genpool_walk_next_full(void) { walk_cursor(); }
+static BENCH_NOIPA void run_genpool_foreach_full(void) { walk_foreach(); }
+static BENCH_NOIPA void run_genpool_foreach_sparse(void) { walk_foreach(); }
+static BENCH_NOIPA void run_genpool_foreach_alone(void) { walk_foreach(); }
+static BENCH_NOIPA void base_genpool_foreach(void) { bare_walk(); }
+
+/* Untimed: the items the walk visits, which must be the live ones in slot order. */
+static uint32_t count_walk(void)
+{
+    uint32_t n = 0;
+    const struct item8 *last = NULL;
+    STOW_GENPOOL_FOREACH(&gp, struct item8, e) {
+        if (e <= last || stow_handle_is_null(stow_genpool_handle_of(&gp, e))) {
+            stow_bench_fail("genpool", "FOREACH visited a dead slot or went back");
+        }
+        last = e;
+        n++;
+    }
+    return n;
+}
+
 void stow_bench_genpool(void)
 {
     BENCH_ROW("genpool insert (8-byte item, never-used slot)", prep_fresh, run_genpool_insert_fresh,
               base_genpool_insert);
     BENCH_ROW("genpool insert (8-byte item, free list)", prep_all_removed, run_genpool_insert,
               base_genpool_insert);
+    BENCH_ROW("genpool insert (16-byte item, never-used slot)", prep_16_fresh,
+              run_genpool_insert16_fresh, base_genpool_insert16);
+    BENCH_ROW("genpool insert (16-byte item, free list)", prep_16_all_removed, run_genpool_insert16,
+              base_genpool_insert16);
     BENCH_ROW("genpool insert (32-byte item, free list)", prep_32_all_removed,
               run_genpool_insert32, base_genpool_insert32);
     BENCH_ROW("genpool alloc (8-byte item, zeroed, free list)", prep_all_removed,
@@ -179,6 +253,23 @@ void stow_bench_genpool(void)
               base_genpool_item_walk);
     if (stow_handle_index(it) != SPARSE_SLOTS - 20u) {
         stow_bench_fail("genpool", "iteration");
+    }
+    BENCH_ROW_N("genpool FOREACH (full pool, per item)", prep_full, run_genpool_foreach_full,
+                base_genpool_foreach, BENCH_OPS, 1u);
+    if (count_walk() != BENCH_OPS) {
+        stow_bench_fail("genpool", "FOREACH");
+    }
+    BENCH_ROW_N("genpool walk_next (full pool, per item)", prep_full, run_genpool_walk_next_full,
+                base_genpool_foreach, BENCH_OPS, 1u);
+    BENCH_ROW_N("genpool FOREACH (every other slot live, per item)", prep_every_other,
+                run_genpool_foreach_alone, base_genpool_foreach, BENCH_OPS / 2u, 1u);
+    if (count_walk() != BENCH_OPS / 2u) {
+        stow_bench_fail("genpool", "FOREACH, every other");
+    }
+    BENCH_ROW_N("genpool FOREACH (5 live in 100 slots, per item)", prep_sparse,
+                run_genpool_foreach_sparse, base_genpool_foreach, SPARSE_SLOTS / 20u, 1u);
+    if (count_walk() != SPARSE_SLOTS / 20u) {
+        stow_bench_fail("genpool", "FOREACH, sparse");
     }
     BENCH_ROW("genpool clear", prep_full, run_genpool_clear, base_genpool_clear);
     if (!stow_genpool_check(&gp)) {

@@ -87,7 +87,12 @@ END {
     check("slotmap get", m4, 12, "slotmap get")
     check("genpool insert (8-byte item, never-used slot)", m4, 40, "genpool insert (never-used slot)")
     check("genpool insert (8-byte item, free list)", m4, 40, "genpool insert (free list)")
+    check("genpool insert (16-byte item, never-used slot)", m4, 40, "genpool insert (16-byte item, never-used slot)")
+    check("genpool insert (16-byte item, free list)", m4, 40, "genpool insert (16-byte item, free list)")
     check("genpool remove", m4, 40, "genpool remove")
+    check("genpool FOREACH (full pool, per item)", m4, 8, "genpool FOREACH, per live item (full pool)")
+    check("genpool FOREACH (every other slot live, per item)", m4, 8,
+          "genpool FOREACH, per live item (each alone between free slots)")
     check("slotmap insert (first use of a slot)", m4, 40, "slotmap insert (first use)")
     check("slotmap insert (reuses a freed slot)", m4, 40, "slotmap insert (reuse)")
     check("slotmap remove (moves the last item in)", m4, 40, "slotmap remove")

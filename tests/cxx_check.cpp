@@ -52,5 +52,13 @@ int stow_cxx_check(void)
               stow_slotmap_get(&cxx_slotmap, stow_slotmap_insert(&cxx_slotmap, &two)) != nullptr &&
               pushed != nullptr && stow_packed_push(&cxx_packed) != nullptr && ints != nullptr &&
               pooled != nullptr && pd == pa && pa == pdata && bytes != 0u;
-    return ok ? 0 : 1;
+    double sum = 0.0;
+    STOW_GENPOOL_FOREACH(&cxx_genpool, double, v) {
+        sum += *v;
+    }
+    stow_genpool_walk_t w = stow_genpool_walk_begin(&cxx_genpool);
+    while (stow_genpool_walk_next(&w)) {
+        sum += *static_cast<double *>(w.item);
+    }
+    return ok && sum > 0.0 ? 0 : 1;
 }

@@ -592,8 +592,38 @@ TEST(genpool_handle_of_rejects_pointers_not_to_an_item)
 
 /* ---------------------------------------------------------------- iteration */
 
+/* The items STOW_GENPOOL_FOREACH visits, in order, into out[0, max); returns how
+ * many it visited (all of them, beyond max too). One helper, so that the walk is
+ * expanded once: the micro:bit's flash is tight at level 2. */
+static uint32_t foreach_items(const stow_genpool_t *g, void **out, uint32_t max)
+{
+    uint32_t n = 0;
+    STOW_GENPOOL_FOREACH(g, unsigned char, p) {
+        if (n < max) {
+            out[n] = p;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The same with stow_genpool_walk_next(), which must stay at the end once there
+ * (UINT32_MAX if it does not). */
+static uint32_t walk_next_items(const stow_genpool_t *g, void **out, uint32_t max)
+{
+    uint32_t n = 0;
+    stow_genpool_walk_t w = stow_genpool_walk_begin(g);
+    for (; stow_genpool_walk_next(&w); n++) {
+        if (n < max) {
+            out[n] = w.item;
+        }
+    }
+    return stow_genpool_walk_next(&w) ? UINT32_MAX : n;
+}
+
 /* Walks the pool and checks that it visits exactly the handles in want[0, n), in
- * slot order: with first()/next(), and with iterate(), item by item. */
+ * slot order: with first()/next(), with iterate(), item by item, and with the
+ * walk in both its forms. */
 static void expect_iteration(const stow_genpool_t *g, const stow_handle_t *want, uint32_t n)
 {
     uint32_t seen = 0;
@@ -614,6 +644,13 @@ static void expect_iteration(const stow_genpool_t *g, const stow_handle_t *want,
     }
     CHECK_EQ(seen, n);
     CHECK_NULL(stow_genpool_iterate(g, &cursor)); /* and it stays at the end */
+    static void *items[70];
+    for (int form = 0; form < 2; form++) {
+        CHECK_EQ(form == 0 ? foreach_items(g, items, 70) : walk_next_items(g, items, 70), n);
+        for (seen = 0; seen < n && seen < 70; seen++) {
+            CHECK_PTR_EQ(items[seen], stow_genpool_get(g, want[seen]));
+        }
+    }
 }
 
 TEST(genpool_iteration_visits_each_live_item_once_in_slot_order)
@@ -715,6 +752,80 @@ TEST(genpool_iterate_tolerates_removing_the_current_item)
     CHECK_EQ(stow_genpool_count(&gp), 24); /* the even ones, less 30 */
 }
 
+TEST(genpool_foreach_tolerates_removing_the_current_item_and_break)
+{
+    CHECK_CALL(fresh(4, 4, 70));
+    stow_handle_t h[70];
+    for (uint32_t i = 0; i < 70; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    uint32_t visits = 0, sum = 0;
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        visits++;
+        sum += *v;
+        if (*v % 2 == 1 || *v >= 60) { /* 60 up: a whole run goes, item by item */
+            CHECK(stow_genpool_remove(&gp, stow_genpool_handle_of(&gp, v)));
+        }
+    }
+    CHECK(stow_genpool_check(&gp));
+    CHECK_EQ(visits, 70);
+    CHECK_EQ(sum, 69 * 70 / 2);
+    CHECK_EQ(stow_genpool_count(&gp), 30);
+    CHECK_EQ(foreach_items(&gp, NULL, 0), 30);
+    /* break ends the whole walk; continue goes on with the next item; a walk
+     * nested in another sees every item for each outer one */
+    visits = 0;
+    uint32_t inner = 0;
+    STOW_GENPOOL_FOREACH(&gp, uint32_t, v) {
+        if (*v == 4) {
+            continue;
+        }
+        STOW_GENPOOL_FOREACH(&gp, uint32_t, u) {
+            inner += *u == *v ? 1u : 0u;
+        }
+        if (*v == 40) {
+            break;
+        }
+        visits++;
+    }
+    CHECK_EQ(visits, 19); /* 0, 2 and 6 to 38 */
+    CHECK_EQ(inner, 20);
+}
+
+#if STOW_CHECK_LEVEL >= 2
+/* Removing an item ahead of the walk (in the same 32-slot word, which the walk
+ * has read already) is reported at level 2, and the walk skips the removed item. */
+TEST(genpool_foreach_reports_an_item_removed_ahead)
+{
+    CHECK_CALL(fresh(4, 4, 40));
+    stow_handle_t h[40];
+    for (uint32_t i = 0; i < 40; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    uint32_t visits = 0, sum = 0;
+    bool more = true;
+    stow_genpool_walk_t w = stow_genpool_walk_begin(&gp);
+    while (stow_genpool_walk_next(&w)) {
+        uint32_t v = *(uint32_t *)w.item;
+        visits++;
+        sum += v;
+        if (v == 10) {
+            CHECK(stow_genpool_remove(&gp, h[12]));
+        }
+        if (v == 11) { /* 12 is next: found removed, reported, skipped */
+            EXPECT_VIOLATION_TEXT(more = stow_genpool_walk_next(&w),
+                                  "stow_genpool_walk_next: item removed during the walk");
+            CHECK(more);
+            CHECK_EQ(*(uint32_t *)w.item, 13);
+            visits++;
+            sum += 13;
+        }
+    }
+    CHECK_EQ(visits, 39);
+    CHECK_EQ(sum, 39 * 40 / 2 - 12);
+}
+#endif
+
 /* A big pool with few live items, spread out: each is visited once, in order.
  * (make bench times such a pass: see bench/ops_genpool.c.) */
 #if !defined(STOW_TEST_TARGET) || STOW_TEST_RAM_KIB >= 64
@@ -750,8 +861,14 @@ TEST(genpool_iteration_skips_a_sparse_pool)
         seen++;
     }
     CHECK_EQ(seen, SPARSE_LIVE);
+    static void *walked[SPARSE_LIVE];
+    CHECK_EQ(foreach_items(&sp, walked, SPARSE_LIVE), SPARSE_LIVE);
+    for (seen = 0; seen < SPARSE_LIVE; seen++) {
+        CHECK_EQ(*(uint32_t *)walked[seen], seen * stride + 7);
+    }
     CHECK(stow_genpool_check(&sp));
     stow_genpool_clear(&sp);
+    CHECK_EQ(foreach_items(&sp, NULL, 0), 0); /* the bits are old, the bump index 0 */
     CHECK(stow_handle_is_null(stow_genpool_first(&sp)));
     CHECK(stow_genpool_check(&sp));
 }
@@ -1230,6 +1347,10 @@ TEST(genpool_violations_name_the_function_and_the_misuse)
     CHECK_LAST_VIOLATION("stow_genpool_stats: out pointer is NULL");
     EXPECT_VIOLATION(stow_genpool_iterate(&gp, NULL));
     CHECK_LAST_VIOLATION("stow_genpool_iterate: cursor pointer is NULL");
+    stow_genpool_walk_t w;
+    EXPECT_VIOLATION_TEXT(w = stow_genpool_walk_begin(NULL),
+                          "stow_genpool_walk_begin: pool pointer is NULL");
+    CHECK_FALSE(stow_genpool_walk_next(&w)); /* an empty walk */
     EXPECT_VIOLATION(stow_genpool_clear(NULL));
     CHECK_LAST_VIOLATION("stow_genpool_clear: pool pointer is NULL");
     (void)s;
@@ -1710,6 +1831,10 @@ void stow_test_suite_genpool(void)
     RUN(genpool_iteration_visits_each_live_item_once_in_slot_order);
     RUN(genpool_iteration_tolerates_removing_the_current_item);
     RUN(genpool_iterate_tolerates_removing_the_current_item);
+    RUN(genpool_foreach_tolerates_removing_the_current_item_and_break);
+#if STOW_CHECK_LEVEL >= 2
+    RUN(genpool_foreach_reports_an_item_removed_ahead);
+#endif
     RUN(genpool_iteration_skips_a_sparse_pool);
     RUN(genpool_clear_makes_every_handle_stale);
     RUN(genpool_clear_part_way_and_again);

@@ -35,10 +35,11 @@
  * re-initialisation, which the block now hands out again: the report is all
  * that can be done about those.
  *
- * Size 0. fit_end() refuses a request of 0 bytes (its test is stop <= start),
- * which sends it to the slow path at no cost to the fast one; the slow path
- * serves it as a request of one byte, so that its pointer is distinct from every
- * other live allocation and costs at most one alignment step.
+ * Size 0. The fast path sends a request of 0 bytes to the slow path with one
+ * test of its own (cbz on Cortex-M4), which lets the sum start + size be checked
+ * by its carry alone; the slow path serves it as a request of one byte, so that
+ * its pointer is distinct from every other live allocation and costs at most one
+ * alignment step.
  */
 #include "stow/arena.h"
 #include "internal.h"
@@ -137,12 +138,11 @@ static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned c
  * address from `from` on, end, if they end at or before `end`; 0 if they do not
  * fit. Worked on as addresses (start rounded up, stop = start + size), and the
  * allocation's address is then stop - size, because that needs fewer registers
- * than padding arithmetic: the fast path needs no stack (on Cortex-M4, 15
- * instructions for alloc). Neither sum can wrap unseen. A start that wraps is
- * caught by its carry (it could not fit anyway: an aligned from leaves room for
- * mask below the top of the address space, so only an unaligned one wraps, and
- * its aligned start lies beyond the top); for stop the test is stop <= start,
- * which also refuses size 0: the slow path serves that as size 1. */
+ * than padding arithmetic. Neither sum can wrap unseen: each is caught by its
+ * carry. (A start that wraps could not fit anyway: an aligned from leaves room
+ * for mask below the top of the address space, so only an unaligned one wraps,
+ * and its aligned start lies beyond the top.) alloc_checked() has the same
+ * tests in line. */
 static inline uintptr_t fit_end(const unsigned char *from, const unsigned char *end, size_t size,
                                 size_t mask)
 {
@@ -150,9 +150,8 @@ static inline uintptr_t fit_end(const unsigned char *from, const unsigned char *
     if (start < mask) {
         return 0u;
     }
-    start &= ~(uintptr_t)mask;
-    uintptr_t stop = start + size;
-    if (stop <= start || stop > (uintptr_t)end) {
+    uintptr_t stop = (start & ~(uintptr_t)mask) + size;
+    if (stop < size || stop > (uintptr_t)end) {
         return 0u;
     }
     return stop;
@@ -223,12 +222,25 @@ static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask
 static inline void *alloc_checked(stow_arena_t *a, size_t size, size_t align, const char *what)
 {
     size_t mask = (align != 0u ? align : (size_t)STOW_DEFAULT_ALIGN) - 1u;
-    unsigned char *ptr = a->ptr;
-    uintptr_t stop = fit_end(ptr, a->end, size, mask);
-    if (stop != 0u) {
-        return take(a, ptr, stop, size);
+    /* fit_end() spelled out as a test per failure, the end read last: every
+     * value then stays in a scratch register (Cortex-M4: 15 instructions with
+     * the return, no stack). */
+    if (size == 0u) {
+        return alloc_slow(a, size, mask, what); /* served as one byte there */
     }
-    return alloc_slow(a, size, mask, what);
+    unsigned char *ptr = a->ptr;
+    uintptr_t start = (uintptr_t)ptr + mask;
+    if (start < mask) {
+        return alloc_slow(a, size, mask, what);
+    }
+    uintptr_t stop = (start & ~(uintptr_t)mask) + size;
+    if (stop < size) {
+        return alloc_slow(a, size, mask, what);
+    }
+    if (stop > (uintptr_t)a->end) {
+        return alloc_slow(a, size, mask, what);
+    }
+    return take(a, ptr, stop, size);
 }
 
 /* The same, out of line, for the calls that zero what they hand out. */

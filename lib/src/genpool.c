@@ -520,34 +520,6 @@ uint32_t stow_genpool_retired(const stow_genpool_t *g)
     return g->retired;
 }
 
-/* Index of the lowest set bit of x (x != 0). ARMv6-M has no CLZ and GCC would call
- * libgcc's __ctzsi2 there, which lib/ may not need: halve the search instead. */
-static inline uint32_t lowest_bit(uint32_t x)
-{
-#if defined(__GNUC__) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ))
-    return (uint32_t)__builtin_ctz(x);
-#else
-    uint32_t n = 0u;
-    if ((x & 0xFFFFu) == 0u) {
-        n += 16u;
-        x >>= 16;
-    }
-    if ((x & 0xFFu) == 0u) {
-        n += 8u;
-        x >>= 8;
-    }
-    if ((x & 0xFu) == 0u) {
-        n += 4u;
-        x >>= 4;
-    }
-    if ((x & 0x3u) == 0u) {
-        n += 2u;
-        x >>= 2;
-    }
-    return n + ((x & 1u) ^ 1u);
-#endif
-}
-
 /* The handle of the first live slot at or above i, or 0. Bits at or above bump in
  * the last bitmap word are garbage: a hit there is the end. */
 #define NO_SLOT UINT32_MAX
@@ -569,7 +541,7 @@ static inline uint32_t live_slot_from(const stow_genpool_t *g, uint32_t i)
         }
         m = bits[++k];
     }
-    i = (k << 5) + lowest_bit(m);
+    i = (k << 5) + stow__genpool_lowest_bit(m);
     return i < bump ? i : NO_SLOT; /* bits above bump in the last word are garbage */
 }
 

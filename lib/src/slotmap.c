@@ -132,69 +132,67 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     return true;
 }
 
-/* The map has no free index: take a never-used one, if any is left, for an item
- * at position count. Out of line: once the map has been full, or as far as it
- * ever gets, inserts reuse free indices. */
-static STOW__NOINLINE unsigned char *take_new(stow_slotmap_t *m, stow_handle_t *out)
+/* The map has no free index parked at position pos (== count == top): take a
+ * never-used index, if any is left, for position pos, as if a remove had parked
+ * it there. Returns the handle's bits, 0 (counting a fail) when the map is full.
+ * In line: a first use costs the common path a dozen instructions, not a call. */
+static inline uint32_t take_new_index(stow_slotmap_t *m, uint32_t pos)
 {
     uint32_t index = m->bump;
     if (index >= m->capacity) {
         m->fails++;
-        out->bits = 0u;
-        return NULL;
+        return 0u;
     }
-    uint32_t pos = m->count; /* == top */
-    unsigned char *item = item_at(m, pos);
-#if STOW_CHECK_LEVEL >= 2
-    if (pos < m->peak) { /* a retirement lowered top: the position was used before */
-        take_poisoned(item, m->stride);
-    }
-#endif
-    stow__acquire(item, m->stride);
     sparse_table(m)[index] = GEN_ONE | (index ^ pos);
     dense_table(m)[pos] = index;
     m->bump = index + 1u;
     m->top = pos + 1u;
-    m->count = pos + 1u;
-    if (pos + 1u > m->peak) {
+#if STOW_CHECK_LEVEL >= 2
+    if (pos < m->peak) { /* a retirement lowered top: the position was used before */
+        take_poisoned(item_at(m, pos), m->stride);
+    }
+#endif
+    if (pos >= m->peak) {
         m->peak = pos + 1u;
     }
-    out->bits = GEN_ONE | index;
+    return GEN_ONE | index;
+}
+
+/* The handle of the free index parked at position pos (< top), whose word is
+ * already right: the tables are only read. */
+static inline uint32_t reuse_index(const stow_slotmap_t *m, uint32_t pos)
+{
+#if STOW_CHECK_LEVEL >= 2
+    take_poisoned(item_at(m, pos), m->stride);
+#endif
+    return sparse_table(m)[dense_table(m)[pos]] ^ pos;
+}
+
+/* Position pos (== count) goes to the new item: the map's new last item. */
+static inline unsigned char *hand_out(stow_slotmap_t *m, uint32_t pos)
+{
+    m->count = pos + 1u;
+    unsigned char *item = item_at(m, pos);
+    stow__acquire(item, m->stride);
     return item;
 }
 
-static STOW__NOINLINE stow_handle_t insert_new(stow_slotmap_t *m, const void *item)
-{
-    stow_handle_t h;
-    unsigned char *dst = take_new(m, &h);
-    if (dst != NULL) {
-        copy_in(dst, (const unsigned char *)item, m->item_size);
-    }
-    return h;
-}
-
-/* The fast paths append at position count, where a free index is parked whose
- * word is already right: the tables are only read. */
+/* Both append at position count: the free index parked there, or else a
+ * never-used one, taken in line. */
 void *stow_slotmap_alloc(stow_slotmap_t *m, stow_handle_t *out)
 {
     STOW__CHECK(m != NULL, "stow_slotmap_alloc: map pointer is NULL", NULL);
     STOW__CHECK(out != NULL, "stow_slotmap_alloc: out pointer is NULL", NULL);
     uint32_t pos = m->count;
-    unsigned char *item;
     if (pos < m->top) {
-        out->bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
-        m->count = pos + 1u;
-        item = item_at(m, pos);
-#if STOW_CHECK_LEVEL >= 2
-        take_poisoned(item, m->stride);
-#endif
-        stow__acquire(item, m->stride);
+        out->bits = reuse_index(m, pos);
     } else {
-        item = take_new(m, out);
-        if (item == NULL) {
+        out->bits = take_new_index(m, pos);
+        if (out->bits == 0u) {
             return NULL;
         }
     }
+    unsigned char *item = hand_out(m, pos);
     zero_item(item, m->stride);
     return item;
 }
@@ -205,17 +203,15 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
     STOW__CHECK(m != NULL, "stow_slotmap_insert: map pointer is NULL", h);
     STOW__CHECK(item != NULL, "stow_slotmap_insert: item pointer is NULL", h);
     uint32_t pos = m->count;
-    if (pos >= m->top) {
-        return insert_new(m, item);
+    if (pos < m->top) {
+        h.bits = reuse_index(m, pos);
+    } else {
+        h.bits = take_new_index(m, pos);
+        if (h.bits == 0u) {
+            return h;
+        }
     }
-    h.bits = sparse_table(m)[dense_table(m)[pos]] ^ pos;
-    m->count = pos + 1u;
-    unsigned char *dst = item_at(m, pos);
-#if STOW_CHECK_LEVEL >= 2
-    take_poisoned(dst, m->stride);
-#endif
-    stow__acquire(dst, m->stride);
-    copy_in(dst, (const unsigned char *)item, m->item_size);
+    copy_in(hand_out(m, pos), (const unsigned char *)item, m->item_size);
     return h;
 }
 

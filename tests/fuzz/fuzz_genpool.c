@@ -301,6 +301,20 @@ static void do_iterate(void)
         FZ_QUIET(h = stow_genpool_next(&pool, h));
     }
     FZ_EQ(h.bits, 0u);
+    /* the walk: the same items, in the same order */
+    uint32_t slot = 0u;
+    STOW_GENPOOL_FOREACH(&pool, unsigned char, it) {
+        while (slot < m.cap && m.state[slot] != LIVE) {
+            slot++;
+        }
+        FZ_CHECK(slot < m.cap);
+        FZ_PTR_EQ(it, item(slot));
+        slot++;
+    }
+    while (slot < m.cap && m.state[slot] != LIVE) {
+        slot++;
+    }
+    FZ_EQ(slot, m.cap);
     stow_handle_t from = some_handle();
     bool violation = stow_handle_is_null(from) || stow_handle_index(from) >= m.cap;
     FZ_CALL(violation, h = stow_genpool_next(&pool, from));

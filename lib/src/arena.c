@@ -468,3 +468,6 @@ bool stow_arena_check(const stow_arena_t *a)
     }
     return after_cur; /* the current block is in the chain */
 }
+
+/* The report's view of a arena (stow/report.h). */
+STOW__REGISTRY_KIND(arena, stow_arena_t);

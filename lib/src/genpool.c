@@ -702,3 +702,6 @@ bool stow_genpool_check(const stow_genpool_t *g)
     (void)walk_free_list(g, marked, false);
     return marked == g->free_count;
 }
+
+/* The report's view of a genpool (stow/report.h). */
+STOW__REGISTRY_KIND(genpool, stow_genpool_t);

@@ -546,3 +546,6 @@ bool stow_slotmap_check(const stow_slotmap_t *m)
 #endif
     return true;
 }
+
+/* The report's view of a slotmap (stow/report.h). */
+STOW__REGISTRY_KIND(slotmap, stow_slotmap_t);

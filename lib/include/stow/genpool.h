@@ -107,6 +107,7 @@
 #include "config.h"
 #include "handle.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -165,6 +166,11 @@ struct stow_genpool {
     STOW__GENPOOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) \
     STOW__GENPOOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_GENPOOL_DEFINE_IN(sub, name, T, capacity) \
+    STOW__GENPOOL_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_GENPOOL_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__GENPOOL_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 /* Makes *g an empty pool of capacity items of item_size bytes, each aligned to
  * item_align (0: STOW_DEFAULT_ALIGN; items are item_size rounded up to item_align
@@ -363,7 +369,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
  * a pointer conversion, so that C++20 can check it (STOW__CONSTINIT, config.h).
  * sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is
  * sizeof(T). */
-#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                       \
+#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity) STOW__GENPOOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__GENPOOL_DEFINE_IN(linkage, sub, name, T, capacity)                              \
     STOW__FILE_SCOPE_ONLY;                                                                     \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
                                               STOW__CAST(uint64_t, STOW_HANDLE_MAX_CAPACITY), \
@@ -375,7 +382,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_STATIC_ASSERT(                                                                        \
         STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u),  \
         "genpool storage does not fit in size_t");                                             \
-    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)          \
+    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, genpool, name)     \
     static unsigned char                                                                       \
         stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)];    \
     linkage stow_genpool_t name = {                                                            \
@@ -397,7 +404,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
         0u,                                                                                    \
         0u,                                                                                    \
         0u,                                                                                    \
-        STOW__CONFIG_GUARD}
+        STOW__CONFIG_GUARD};                                                                   \
+    STOW__REGISTER(sub, genpool, name, stow__genpool_buf_##name)
 
 #if defined(__GNUC__)
 #define STOW__GENPOOL_UNUSED __attribute__((unused))

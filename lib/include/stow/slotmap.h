@@ -86,6 +86,7 @@
 #include "config.h"
 #include "handle.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -154,10 +155,16 @@ struct stow_slotmap {
     STOW__SLOTMAP_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
     STOW__SLOTMAP_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_SLOTMAP_DEFINE_IN(sub, name, T, capacity) \
+    STOW__SLOTMAP_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_SLOTMAP_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__SLOTMAP_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 /* The first declaration, STOW__FILE_SCOPE_ONLY, makes a DEFINE inside a C++ class
  * a compile error (config.h). */
-#define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity)                                   \
+#define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity) STOW__SLOTMAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__SLOTMAP_DEFINE_IN(linkage, sub, name, T, capacity)                          \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
                                               STOW_HANDLE_MAX_CAPACITY,                    \
@@ -166,7 +173,7 @@ struct stow_slotmap {
     STOW_STATIC_ASSERT(                                                                    \
         STOW__FITS_SIZE(capacity, STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 8u, 3u), \
         "slot map storage does not fit in size_t");                                        \
-    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(slotmap, name)          \
+    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, slotmap, name)     \
     static unsigned char                                                                   \
         stow__slotmap_buf_##name[STOW_SLOTMAP_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)]; \
     linkage stow_slotmap_t name = {                                                        \
@@ -183,7 +190,8 @@ struct stow_slotmap {
         STOW__CAST(uint32_t, capacity),                                                 \
         0u,                                                                                \
         0u,                                                                                \
-        STOW__CONFIG_GUARD}
+        STOW__CONFIG_GUARD};                                                               \
+    STOW__REGISTER(sub, slotmap, name, stow__slotmap_buf_##name)
 
 /* Makes *m an empty slot map of `capacity` items of item_size bytes aligned to
  * item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics. buf needs

@@ -42,5 +42,6 @@
 #include "slotmap.h"
 #include "packed.h"
 #include "heap.h"
+#include "report.h"
 
 #endif /* STOW_H */

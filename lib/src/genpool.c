@@ -704,4 +704,4 @@ bool stow_genpool_check(const stow_genpool_t *g)
 }
 
 /* The report's view of a genpool (stow/report.h). */
-STOW__REGISTRY_KIND(genpool, stow_genpool_t);
+STOW__REGISTRY_KIND(genpool, stow_genpool_t, false);

@@ -958,4 +958,4 @@ FN bool stow_heap_check(const stow_heap_t *h)
 }
 
 /* The report's view of a heap (stow/report.h). */
-STOW__REGISTRY_KIND(heap, stow_heap_t);
+STOW__REGISTRY_KIND(heap, stow_heap_t, true);

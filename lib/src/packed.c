@@ -164,4 +164,4 @@ bool stow_packed_check(const stow_packed_t *a)
 }
 
 /* The report's view of a packed (stow/report.h). */
-STOW__REGISTRY_KIND(packed, stow_packed_t);
+STOW__REGISTRY_KIND(packed, stow_packed_t, false);

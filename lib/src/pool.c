@@ -377,4 +377,4 @@ bool stow_pool_check(const stow_pool_t *p)
 }
 
 /* The report's view of a pool (stow/report.h). */
-STOW__REGISTRY_KIND(pool, stow_pool_t);
+STOW__REGISTRY_KIND(pool, stow_pool_t, false);

@@ -223,9 +223,13 @@ void stow_print_u(uint64_t value, unsigned width)
 
 /* ---- the report ------------------------------------------------------------------ */
 
-/* The bytes a high-water mark of peak units out of capacity stands for. */
+/* The bytes a high-water mark stands for: itself, or peak items' share of the
+ * storage. */
 static uint64_t peak_bytes(const stow_registry_entry_t *e, const stow_stats_t *s)
 {
+    if (e->kind->in_bytes) {
+        return s->peak;
+    }
     if (s->capacity == 0u) {
         return 0u;
     }

@@ -548,4 +548,4 @@ bool stow_slotmap_check(const stow_slotmap_t *m)
 }
 
 /* The report's view of a slotmap (stow/report.h). */
-STOW__REGISTRY_KIND(slotmap, stow_slotmap_t);
+STOW__REGISTRY_KIND(slotmap, stow_slotmap_t, false);

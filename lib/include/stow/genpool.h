@@ -335,6 +335,15 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_HANDLE_DECLARE(name##_handle_t);                   \
     STOW_GENPOOL_DEFINE_STATIC(name, T, capacity);          \
     STOW__GENPOOL_WRAPPERS(name, T)
+/* The same, counted in subsystem sub (stow/report.h). */
+#define STOW_GENPOOL_DEFINE_TYPED_IN(sub, name, T, capacity) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                     \
+    STOW_GENPOOL_DEFINE_IN(sub, name, T, capacity);           \
+    STOW__GENPOOL_WRAPPERS(name, T)
+#define STOW_GENPOOL_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                            \
+    STOW_GENPOOL_DEFINE_STATIC_IN(sub, name, T, capacity);           \
+    STOW__GENPOOL_WRAPPERS(name, T)
 #define STOW_GENPOOL_DECLARE_TYPED(name, T)   \
     STOW_HANDLE_DECLARE(name##_handle_t);     \
     extern stow_genpool_t name;               \

@@ -58,9 +58,10 @@
  * line per subsystem (budget, storage, peak) and the totals; stow_report_csv()
  * writes the same as CSV. Numbers: capacity, used and peak in the container's own
  * unit (bytes for arena and heap, items for the others, as stow_stats_t); storage
- * in bytes; a subsystem's peak is the sum, over its containers, of storage *
- * peak / capacity: the bytes its high-water marks stand for (containers can peak
- * at different times, so it is an upper bound). check is each container's
+ * in bytes; a container's peak in bytes is its peak itself for an arena or a
+ * heap (whose stats count bytes; an arena's chain counts in its head's row), and
+ * storage * peak / capacity for the others; a subsystem's peak is the sum of its
+ * containers' (containers can peak at different times: an upper bound). check is each container's
  * check(): O(capacity) each, so the report is for tests, debug consoles and the
  * end of a demo, not for an interrupt handler. Not ISR-safe.
  *
@@ -87,6 +88,7 @@ typedef struct stow_registry_kind {
     const char *name; /* "arena", "pool", "genpool", "slotmap", "packed", "heap" */
     void (*stats)(const void *container, stow_stats_t *out);
     bool (*check)(const void *container);
+    bool in_bytes;    /* stats count bytes (arena, heap), not items */
 } stow_registry_kind_t;
 
 /* One registered container. The layout (six pointer-sized fields) is read by

@@ -327,6 +327,13 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
 #define STOW_SLOTMAP_DEFINE_TYPED_STATIC(name, T, capacity) \
     STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity);          \
     STOW__SLOTMAP_TYPED(name, T)
+/* The same, counted in subsystem sub (stow/report.h). */
+#define STOW_SLOTMAP_DEFINE_TYPED_IN(sub, name, T, capacity) \
+    STOW_SLOTMAP_DEFINE_IN(sub, name, T, capacity);           \
+    STOW__SLOTMAP_TYPED(name, T)
+#define STOW_SLOTMAP_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
+    STOW_SLOTMAP_DEFINE_STATIC_IN(sub, name, T, capacity);           \
+    STOW__SLOTMAP_TYPED(name, T)
 #define STOW_SLOTMAP_DECLARE_TYPED(name, T) \
     extern stow_slotmap_t name;             \
     STOW__SLOTMAP_TYPED(name, T)

@@ -126,10 +126,13 @@ void stow_registry_add(stow_registry_entry_t *entry, const stow_registry_kind_t 
 
 /* ---- output ---------------------------------------------------------------------- */
 
+/* STOW__OPAQUE keeps the loops below loops: hosted GCC would make them strlen
+ * and memcpy calls (internal.h). */
 static size_t length_of(const char *text)
 {
     size_t n = 0;
     while (text[n] != '\0') {
+        STOW__OPAQUE(text);
         n++;
     }
     return n;
@@ -161,6 +164,7 @@ size_t stow_format_u(char *out, uint64_t value)
     } while (value != 0u);
     size_t n = sizeof digits - at;
     for (size_t i = 0; i < n; i++) {
+        STOW__OPAQUE(out);
         out[i] = digits[at + i];
     }
     return n;

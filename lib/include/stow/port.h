@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* stow/port.h - what stow needs from a platform.
  *
- * The library itself calls three of the functions below, and nothing else:
+ * The library itself calls four of the functions below, and nothing else:
  *   stow_port_assert_failed()    on a contract violation, at STOW_CHECK_LEVEL 1 or 2;
  *   stow_port_critical_enter()   only in the functions whose documentation
- *   stow_port_critical_exit()    says "ISR-safe" (the _isr variants).
- * A production firmware therefore links only those. The other three serve what
- * runs around the library: stow_port_write() is where the default assert hooks
- * (and the tests, benchmarks, demos and fault reporter) send text,
- * stow_port_exit() how they end, stow_port_cycles() what benchmarks time with.
+ *   stow_port_critical_exit()    says "ISR-safe" (the _isr variants);
+ *   stow_port_write()            only in the report and its output helpers
+ *                                (stow/report.h: stow_report(), stow_print()...).
+ * A production firmware that prints no report therefore links only the first
+ * three. The others serve what runs around the library: stow_port_write() is also
+ * where the default assert hooks (and the tests, benchmarks, demos and fault
+ * reporter) send text, stow_port_exit() how they end, stow_port_cycles() what
+ * benchmarks time with.
  *
  * Ports that ship with stow:
  *   port/cortex-m/port.c      the library port: PRIMASK critical sections; weak

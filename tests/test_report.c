@@ -128,21 +128,21 @@ static sum_t sum_of(const char *subsystem)
 
 /* ---- reading the report back ---------------------------------------------------- */
 
-#define FIELDS_MAX 12u
-#define LINE_MAX 200u
+#define REPORT_FIELDS_MAX 12u
+#define REPORT_LINE_MAX 200u
 
 /* The report's output, split into lines and fields as it is written, and each
  * line checked when it ends. */
 typedef struct {
     bool csv;
-    char line[LINE_MAX];
+    char line[REPORT_LINE_MAX];
     size_t length;
     uint32_t lines;
     uint32_t containers; /* container rows seen */
     uint32_t subsystems;
     uint32_t totals;
     uint32_t errors;     /* rows whose numbers disagree */
-    uint32_t overflow;   /* lines longer than LINE_MAX */
+    uint32_t overflow;   /* lines longer than REPORT_LINE_MAX */
     uint32_t budget_rows_seen;
     bool in_subsystems;  /* the table: past the subsystem header */
     bool past_total;     /* the table: past the total */
@@ -165,8 +165,8 @@ static uint64_t number(const char *text, bool *ok)
     return v;
 }
 
-/* Splits line at sep (a run of them, for the table) into at most FIELDS_MAX fields. */
-static uint32_t split(char *line, char sep, bool runs, const char *field[FIELDS_MAX])
+/* Splits line at sep (a run of them, for the table) into at most REPORT_FIELDS_MAX fields. */
+static uint32_t split(char *line, char sep, bool runs, const char *field[REPORT_FIELDS_MAX])
 {
     uint32_t n = 0;
     char *p = line;
@@ -174,7 +174,7 @@ static uint32_t split(char *line, char sep, bool runs, const char *field[FIELDS_
         while (runs && *p == sep) {
             p++;
         }
-        if (n == FIELDS_MAX) {
+        if (n == REPORT_FIELDS_MAX) {
             return n + 1u;
         }
         field[n++] = p;
@@ -271,10 +271,10 @@ static void end_line(reader_t *r)
     r->line[r->length] = '\0';
     r->length = 0;
     r->lines++;
-    const char *f[FIELDS_MAX];
+    const char *f[REPORT_FIELDS_MAX];
     if (r->csv) {
         uint32_t n = split(r->line, ',', false, f);
-        if (n != FIELDS_MAX) {
+        if (n != REPORT_FIELDS_MAX) {
             report_error(r, "not twelve fields", r->line);
         } else if (stow_test_same_text(f[0], "container")) {
             check_container_row(r, f + 1);
@@ -309,7 +309,7 @@ static void read_report(void *ctx, const char *text, size_t len)
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\n') {
             end_line(r);
-        } else if (r->length + 1u < LINE_MAX) {
+        } else if (r->length + 1u < REPORT_LINE_MAX) {
             r->line[r->length++] = text[i];
         } else {
             r->overflow++;
@@ -409,13 +409,14 @@ static void exercise(void)
     CHECK(stow_pool_alloc(&rx_pool) != NULL);
 }
 
-TEST(report_csv_numbers_are_each_containers_own)
+/* Writes the report (CSV or table) into a fresh reader: every row read back
+ * and compared, every container and subsystem in it. */
+static void read_back(bool csv)
 {
-    CHECK_CALL(exercise());
     reader_t r;
     stow_test_fill(&r, 0, sizeof r);
-    r.csv = true;
-    CHECK(stow_report_to(true, read_report, &r));
+    r.csv = csv;
+    CHECK(stow_report_to(csv, read_report, &r));
     CHECK_EQ(r.errors, 0u);
     CHECK_EQ(r.overflow, 0u);
     CHECK_EQ(r.containers, entries());
@@ -423,6 +424,12 @@ TEST(report_csv_numbers_are_each_containers_own)
     CHECK_EQ(r.budget_rows_seen, 3u);
     /* One row per subsystem: test_audio, test_net, test_game, "" and test_empty. */
     CHECK_EQ(r.subsystems, 5u);
+}
+
+TEST(report_csv_numbers_are_each_containers_own)
+{
+    CHECK_CALL(exercise());
+    CHECK_CALL(read_back(true));
     /* And the numbers are the ones the containers' calls give. */
     stow_stats_t s;
     stow_pool_stats(&test_report_voices, &s);
@@ -434,15 +441,7 @@ TEST(report_csv_numbers_are_each_containers_own)
 
 TEST(report_table_numbers_are_each_containers_own)
 {
-    reader_t r;
-    stow_test_fill(&r, 0, sizeof r);
-    CHECK(stow_report_to(false, read_report, &r));
-    CHECK_EQ(r.errors, 0u);
-    CHECK_EQ(r.overflow, 0u);
-    CHECK_EQ(r.containers, entries());
-    CHECK_EQ(r.totals, 1u);
-    CHECK_EQ(r.subsystems, 5u);
-    CHECK_EQ(r.budget_rows_seen, 3u);
+    CHECK_CALL(read_back(false));
 }
 
 /* The same reader must notice a wrong number: the proof that it can fail. */
@@ -477,20 +476,16 @@ TEST(report_a_failed_check_fails_the_report)
     static stow_packed_t broken;
     CHECK(stow_packed_init(&broken, buf, sizeof buf, sizeof(uint32_t), STOW_ALIGNOF(uint32_t), 4));
     STOW_REGISTER(packed, &broken, "broken", sizeof buf);
-    reader_t r;
-    stow_test_fill(&r, 0, sizeof r);
-    r.csv = true;
-    CHECK(stow_report_to(true, read_report, &r));
+    CHECK_CALL(read_back(true));
     broken.count = 9; /* more items than capacity: check() fails */
+    reader_t r;
     stow_test_fill(&r, 0, sizeof r);
     r.csv = true;
     bool all_ok = stow_report_to(true, read_report, &r);
     broken.count = 0;
     CHECK_FALSE(all_ok);
     CHECK_EQ(r.errors, 0u); /* the row says FAILED, as check() does */
-    stow_test_fill(&r, 0, sizeof r);
-    r.csv = true;
-    CHECK(stow_report_to(true, read_report, &r));
+    CHECK_CALL(read_back(true));
 }
 
 TEST(report_budgets_hold)

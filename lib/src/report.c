@@ -89,18 +89,19 @@ void stow_registry_each(void (*fn)(const stow_registry_entry_t *entry, void *ctx
 void stow_budget_each(void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx)
 {
     STOW__CHECK_VOID(fn != NULL, "stow_budget_each: fn is NULL");
+    const stow_budget_t *const *b = NULL;
+    const stow_budget_t *const *stop = NULL;
 #if STOW__REGISTRY
-    if (stow__budgets_start == NULL || stow__budgets_stop == NULL) {
-        return;
+    if (stow__budgets_start != NULL && stow__budgets_stop != NULL) {
+        b = stow__budgets_start;
+        stop = stow__budgets_stop;
     }
-    for (const stow_budget_t *const *b = stow__budgets_start; b != stow__budgets_stop; b++) {
+#endif
+    for (; b != stop; b++) {
         if (*b != NULL) {
             fn(*b, ctx);
         }
     }
-#else
-    (void)ctx;
-#endif
 }
 
 void stow_registry_add(stow_registry_entry_t *entry, const stow_registry_kind_t *kind,
@@ -266,7 +267,7 @@ static subsystem_sum_t sum_subsystem(const char *subsystem)
 static bool first_of_subsystem(const stow_registry_entry_t *e)
 {
     walk_t w = walk_begin();
-    for (const stow_registry_entry_t *f; (f = walk_next(&w)) != e && f != NULL;) {
+    for (const stow_registry_entry_t *f = walk_next(&w); f != NULL && f != e; f = walk_next(&w)) {
         if (same_text(f->subsystem, e->subsystem)) {
             return false;
         }

@@ -115,12 +115,13 @@ typedef struct {
 #else
 #define STOW__ARENA_POISON_INIT(buf)
 #endif
-#define STOW__ARENA_DEFINE(linkage, name, bytes) STOW__ARENA_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
-#define STOW__ARENA_DEFINE_IN(linkage, sub, name, bytes)                              \
+#define STOW__ARENA_DEFINE(linkage, name, bytes)                                       \
+    STOW__ARENA_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
+#define STOW__ARENA_DEFINE_IN(linkage, sub, name, bytes)                               \
     STOW__FILE_SCOPE_ONLY;                                                             \
     STOW_STATIC_ASSERT((bytes) > 0 && STOW__FITS_SIZE(bytes, 1u, 0u),                  \
                        "STOW_ARENA_DEFINE: bytes must be 1 to SIZE_MAX");              \
-    STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW__SECTION_IN(sub, arena, name)                    \
+    STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW__SECTION_IN(sub, arena, name)                \
     static unsigned char stow__arena_buf_##name[STOW__CAST(size_t, bytes)];            \
     linkage stow_arena_t name = {stow__arena_buf_##name,                               \
                                  stow__arena_buf_##name + STOW__CAST(size_t, bytes),   \
@@ -131,7 +132,7 @@ typedef struct {
                                  &(name),                                              \
                                  0u,                                                   \
                                  0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name), \
-                                 STOW__CONFIG_GUARD};                  \
+                                 STOW__CONFIG_GUARD};                                  \
     STOW__REGISTER(sub, arena, name, stow__arena_buf_##name)
 
 /* Makes *a an empty arena over buf[0, size), with no chain and zeroed statistics.

@@ -378,8 +378,9 @@ bool stow_genpool_check(const stow_genpool_t *g);
  * a pointer conversion, so that C++20 can check it (STOW__CONSTINIT, config.h).
  * sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is
  * sizeof(T). */
-#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity) STOW__GENPOOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
-#define STOW__GENPOOL_DEFINE_IN(linkage, sub, name, T, capacity)                              \
+#define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                       \
+    STOW__GENPOOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__GENPOOL_DEFINE_IN(linkage, sub, name, T, capacity)                               \
     STOW__FILE_SCOPE_ONLY;                                                                     \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
                                               STOW__CAST(uint64_t, STOW_HANDLE_MAX_CAPACITY), \
@@ -391,7 +392,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_STATIC_ASSERT(                                                                        \
         STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u),  \
         "genpool storage does not fit in size_t");                                             \
-    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, genpool, name)     \
+    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, genpool, name) \
     static unsigned char                                                                       \
         stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)];    \
     linkage stow_genpool_t name = {                                                            \

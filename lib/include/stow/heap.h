@@ -310,8 +310,8 @@ bool stow_heap_check(const stow_heap_t *h);
 #define STOW__HEAP_POW2CEIL(x)                                                                   \
     (STOW__HEAP_SMEAR(                                                                           \
          STOW__HEAP_SMEAR(                                                                       \
-             STOW__HEAP_SMEAR(                                                                   \
-                 STOW__HEAP_SMEAR(                                                               \
+         STOW__HEAP_SMEAR(                                                                       \
+         STOW__HEAP_SMEAR(                                                                       \
                      STOW__HEAP_SMEAR(STOW__HEAP_SMEAR(STOW__CAST(uint64_t, x) - 1u, 1), 2), 4), \
                  8),                                                                             \
              16),                                                                                \
@@ -339,13 +339,14 @@ bool stow_heap_check(const stow_heap_t *h);
 #define STOW__HEAP_STORAGE(b) \
     (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + sizeof(void *) + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
-#define STOW__HEAP_DEFINE(linkage, name, bytes) STOW__HEAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
-#define STOW__HEAP_DEFINE_IN(linkage, sub, name, bytes)                                   \
+#define STOW__HEAP_DEFINE(linkage, name, bytes)                                            \
+    STOW__HEAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
+#define STOW__HEAP_DEFINE_IN(linkage, sub, name, bytes)                                    \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT(STOW__CAST(uint64_t, bytes) >= STOW_HEAP_MIN_BYTES &&               \
                            STOW__CAST(uint64_t, bytes) <= SIZE_MAX,                        \
                        "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES");     \
-    STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                            \
+    STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                        \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
     linkage stow_heap_t name = {0u, 0u, 0u, 0u, NULL, NULL, 0u, STOW__HEAP_STARTS_INIT     \
                                 stow__heap_buf_##name, STOW__CAST(size_t, bytes),          \

@@ -271,8 +271,9 @@ bool stow_pool_check(const stow_pool_t *p);
 
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
-#define STOW__POOL_DEFINE(linkage, name, T, cap) STOW__POOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, cap)
-#define STOW__POOL_DEFINE_IN(linkage, sub, name, T, cap)                                 \
+#define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
+    STOW__POOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, cap)
+#define STOW__POOL_DEFINE_IN(linkage, sub, name, T, cap)                              \
     STOW__FILE_SCOPE_ONLY;                                                            \
     STOW_STATIC_ASSERT((cap) > 0 && STOW__CAST(uint64_t, cap) <= UINT32_MAX,          \
                        "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");         \
@@ -280,7 +281,7 @@ bool stow_pool_check(const stow_pool_t *p);
                                       STOW__POOL_MAP_BYTES(cap)),                     \
                        "STOW_POOL_DEFINE: the storage does not fit in size_t");       \
     typedef unsigned char stow__pool_block_##name[STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T))]; \
-    STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, pool, name)\
+    STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, pool, name) \
     static unsigned char stow__pool_buf_##name[STOW_POOL_BYTES(sizeof(T), STOW_ALIGNOF(T), cap)]; \
     linkage stow_pool_t name = {                                                      \
         NULL,                                                                         \

@@ -4,14 +4,21 @@
  *
  *     STOW_POOL_DEFINE_IN(audio, voices, struct voice, 32);   // in subsystem "audio"
  *     STOW_HEAP_DEFINE(scratch, 4096);                          // in no subsystem
+ *     STOW_BUDGET(audio, 1024)                                  // from your budgets.h
  *     ...
- *     stow_report();          // the table below, through stow_port_write
+ *     bool ok = stow_report();   // through stow_port_write; false: a check failed
+ *                                // or a subsystem is over its budget
  *
- *     name      kind     subsystem  capacity  used  peak  fails  storage  check
- *     voices    pool     audio            32     3     9      0      768  ok
- *     scratch   heap     -              4080   112   640      0     4096  ok
- *     subsystem audio: budget 1024, storage 768, peak 216
- *     ...
+ *     stow memory report
+ *     container  kind     subsystem   capacity       used       peak  fails    storage  check
+ *     voices     pool     audio             32          3          9      0       1280  ok
+ *     scratch    heap     -               4048        112        640      0       4096  ok
+ *
+ *     subsystem     budget    storage       peak  containers
+ *     audio           1024       1280        360           1  OVER BUDGET
+ *     (none)             -       4096        640           1
+ *     total                      5376       1000           2
+ *     0 checks failed, 1 subsystems over budget
  *
  * Registry. Every STOW_*_DEFINE (and _STATIC, _IN, _TYPED) puts a pointer to a
  * constant entry (the name as written, the kind, the subsystem, the container,
@@ -30,7 +37,8 @@
  * stow_registry_add() fills the registry.
  *
  * A container set up with init registers with one call, from thread code before
- * or after it is used (not ISR-safe; adding one entry twice changes nothing):
+ * or after it is used (not ISR-safe; a container registered already is left as
+ * it is, so a re-init may call it again):
  *     stow_pool_init(&rx, rx_buf, sizeof rx_buf, 64, 0, 16);
  *     STOW_REGISTER(pool, &rx, "rx", sizeof rx_buf);          // or STOW_REGISTER_IN(net, ...)
  *
@@ -61,9 +69,11 @@
  * in bytes; a container's peak in bytes is its peak itself for an arena or a
  * heap (whose stats count bytes; an arena's chain counts in its head's row), and
  * storage * peak / capacity for the others; a subsystem's peak is the sum of its
- * containers' (containers can peak at different times: an upper bound). check is each container's
- * check(): O(capacity) each, so the report is for tests, debug consoles and the
- * end of a demo, not for an interrupt handler. Not ISR-safe.
+ * containers' (containers can peak at different times: an upper bound). check is
+ * each container's check(): O(capacity) each, so the report is for tests, debug
+ * consoles and the end of a demo, not for an interrupt handler. Not ISR-safe.
+ * Containers come in link order (within a file, the compiler's order, often the
+ * reverse of the source), then those added at run time, newest first.
  *
  * Output helpers (the report's own, shared with the examples and tests):
  * stow_print(), stow_print_u(), stow_format_u(), below.

@@ -163,8 +163,9 @@ struct stow_slotmap {
 
 /* The first declaration, STOW__FILE_SCOPE_ONLY, makes a DEFINE inside a C++ class
  * a compile error (config.h). */
-#define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity) STOW__SLOTMAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
-#define STOW__SLOTMAP_DEFINE_IN(linkage, sub, name, T, capacity)                          \
+#define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity)                                   \
+    STOW__SLOTMAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__SLOTMAP_DEFINE_IN(linkage, sub, name, T, capacity)                           \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
                                               STOW_HANDLE_MAX_CAPACITY,                    \
@@ -173,7 +174,7 @@ struct stow_slotmap {
     STOW_STATIC_ASSERT(                                                                    \
         STOW__FITS_SIZE(capacity, STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 8u, 3u), \
         "slot map storage does not fit in size_t");                                        \
-    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, slotmap, name)     \
+    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, slotmap, name) \
     static unsigned char                                                                   \
         stow__slotmap_buf_##name[STOW_SLOTMAP_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)]; \
     linkage stow_slotmap_t name = {                                                        \

@@ -8,6 +8,7 @@
 #   fragment      tools/stow_budgets.sh makes the link's check from budgets.h
 #   cm-over       Cortex-M (mps2-an386) with that fragment: the link fails with
 #                 "stow budget: subsystem audio is over its budget of 1024 bytes"
+#   cm-over-unregistered  the same with STOW_REGISTRY 0 (no registry entries)
 #   rv-over       the same on RISC-V (riscv-virt)
 #   cm-fits       AUDIO_BUDGET=2048: links; nm puts audio's storage in .stow
 #                 between __stow_budget_audio_start and _end, 1536 bytes apart;
@@ -83,6 +84,15 @@ elif holds "$dir/cm-over.log" "$msg_over"; then
     ok "cm-over: $(grep -F 'stow budget' "$dir/cm-over.log" | sed 's/.*ld: //')"
 else
     bad "cm-over: the link failed without the budget's message"; cat "$dir/cm-over.log"
+fi
+
+if link cm "$dir/over" "$dir/cm-over-unregistered" "-DSTOW_REGISTRY=0"; then
+    bad "cm-over-unregistered: linked over budget"
+elif holds "$dir/cm-over-unregistered.log" "$msg_over"; then
+    ok "cm-over-unregistered: with STOW_REGISTRY 0 the link checks the budget all the same"
+else
+    bad "cm-over-unregistered: the link failed without the budget's message"
+    cat "$dir/cm-over-unregistered.log"
 fi
 
 if link rv "$dir/over" "$dir/rv-over" ""; then

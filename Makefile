@@ -10,6 +10,8 @@
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
 #                             the C / C++ instruction comparison (make bench-cxx)
+#   make report ELF=f.elf     the static RAM of every stow container and subsystem in an
+#                             image, from its registry (MARKDOWN=1: as Markdown)
 #   make size                 code size per module, core, optimisation and level, and what
 #                             a firmware links for the everyday operations
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
@@ -527,8 +529,9 @@ check-headers-strict:
 
 
 # ---------------------------------------------------------------- freestanding
-# lib/ built for Cortex-M must need no symbol but the port's and libgcc's, and
-# include no header but the freestanding five and its own.
+# lib/ built for Cortex-M must need no symbol but the port's and libgcc's (and
+# the ends of the registry's sections, which the linker defines: stow/report.h),
+# and include no header but the freestanding five and its own.
 # Also built without -ffreestanding (the "hosted" objects), as a firmware that
 # compiles everything with one set of flags may: GCC then turns fill and copy
 # loops into memset/memcpy calls unless they are marked (STOW__OPAQUE, internal.h).
@@ -543,7 +546,7 @@ check-freestanding:
 	    done; \
 	done; done; done
 	$(Q)bad=$$($(ARM_NM) -u $(BUILD)/freestanding/*.o | awk 'NF == 2 { print $$2 }' \
-	        | grep -vE '^(stow_port_|__aeabi_|__gnu_)' | sort -u); \
+	        | grep -vE '^(stow_port_|__aeabi_|__gnu_|__(start|stop)_stow_(registry|budgets)$$)' | sort -u); \
 	if [ -n "$$bad" ]; then echo "lib/ needs symbols it may not: $$bad"; exit 1; fi
 	$(Q)bad=$$(grep -hE '^[[:space:]]*#[[:space:]]*include' lib/include/stow/*.h lib/src/*.[ch] \
 	        | grep -vE '<(stddef|stdint|stdbool|stdalign|limits|stdatomic)\.h>|"[a-z_/]+\.h"|STOW_CONFIG_HEADER'); \
@@ -870,7 +873,7 @@ check-freestanding-riscv:
 	    done; \
 	done; done; done
 	$(Q)bad=$$($(RV_NM) -u $(BUILD)/freestanding-riscv/*.o | awk 'NF == 2 { print $$2 }' \
-	        | grep -vE '^(stow_port_|__[a-z]+[sdt]i[0-9]$$)' | sort -u); \
+	        | grep -vE '^(stow_port_|__[a-z]+[sdt]i[0-9]$$|__(start|stop)_stow_(registry|budgets)$$)' | sort -u); \
 	if [ -n "$$bad" ]; then echo "lib/ for rv32 needs symbols it may not: $$bad"; exit 1; fi
 	@echo "lib/ for rv32imac and rv32emac needs only stow_port_* and libgcc helpers"
 
@@ -973,6 +976,9 @@ $(BUILD)/gen/define-scope-%.ok: tests/cxx_define_in_class.cpp $(LIB_DEPS)
 	done
 	@touch $@
 	@echo "a DEFINE inside a C++ class is a compile error pointing to stow.hpp ($*)"
+
+# ---- the memory report: make report ELF=..., and its tests
+include tests/report/rules.mk
 
 # ---- the C++ layer (stow/stow.hpp): its tests, example and cost table
 include tests/cxx/rules.mk

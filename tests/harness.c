@@ -15,27 +15,9 @@ static struct {
     const char *last_violation; /* the hook's expr, last call */
 } run = {0u, 0u, NULL, false, false, 0u, 0u, 2463534242u, ""};
 
-static size_t text_length(const char *text)
-{
-    size_t n = 0u;
-    while (text[n] != '\0') {
-        n++;
-    }
-    return n;
-}
+void stow_test_print(const char *text) { stow_print(text); }
 
-void stow_test_print(const char *text) { stow_port_write(text, text_length(text)); }
-
-void stow_test_print_u(uintmax_t value)
-{
-    char digits[24];
-    size_t at = sizeof digits;
-    do {
-        digits[--at] = (char)('0' + (int)(value % 10u));
-        value /= 10u;
-    } while (value != 0u);
-    stow_port_write(&digits[at], sizeof digits - at);
-}
+void stow_test_print_u(uintmax_t value) { stow_print_u((uint64_t)value, 0u); }
 
 static void print_location(const char *file, int line)
 {

@@ -19,29 +19,6 @@
 
 namespace {
 
-void print(const char *text)
-{
-    if (text == nullptr) {
-        text = "?";
-    }
-    size_t n = 0;
-    while (text[n] != '\0') {
-        n++;
-    }
-    stow_port_write(text, n);
-}
-
-void print_u(uint32_t value)
-{
-    char digits[10];
-    size_t at = sizeof digits;
-    do {
-        digits[--at] = static_cast<char>('0' + value % 10u);
-        value /= 10u;
-    } while (value != 0u);
-    stow_port_write(&digits[at], sizeof digits - at);
-}
-
 struct Entity;
 using Entities = stow::slotmap<Entity, 24>;
 using Handle = stow::handle<Entities>;
@@ -119,21 +96,21 @@ bool play(Level &level)
         ok = ok && spawn(level, Kind::turret, 40 * i, 0);
     }
     for (uint32_t frame = 1; frame <= 12; frame++) {
-        print("frame ");
-        print_u(frame);
-        print("\n");
+        stow_print("frame ");
+        stow_print_u(frame, 0u);
+        stow_print("\n");
         if (frame % 2u == 1u) { // a new drone every other frame, from the left or the right
             Handle h = spawn(level, Kind::drone, frame % 4u == 1u ? -10 : 90, frame % 4u == 1u ? 7 : -6);
             if (!h) {
                 return false; // the map is full
             }
-            print("  ");
-            print(level.entities.get(h)->name);
-            print(" enters: slot ");
-            print_u(h.index());
-            print(", generation ");
-            print_u(h.generation());
-            print("\n");
+            stow_print("  ");
+            stow_print(level.entities.get(h)->name);
+            stow_print(" enters: slot ");
+            stow_print_u(h.index(), 0u);
+            stow_print(", generation ");
+            stow_print_u(h.generation(), 0u);
+            stow_print("\n");
         }
         stow::arena_scope frame_lists(scratch); // this frame's lists, gone at its end
 
@@ -158,14 +135,14 @@ bool play(Level &level)
             // went stale), even if a new drone lives in that slot now.
             Entity *target = level.entities.is_dead(turret.target) ? nullptr : level.entities.get(turret.target);
             if (target == nullptr && turret.target) {
-                print("  ");
-                print(turret.name);
-                print(level.entities.contains(turret.target) ? ": target dying, handle (slot "
+                stow_print("  ");
+                stow_print(turret.name);
+                stow_print(level.entities.contains(turret.target) ? ": target dying, handle (slot "
                                                              : ": target gone, stale handle (slot ");
-                print_u(turret.target.index());
-                print(", generation ");
-                print_u(turret.target.generation());
-                print(")\n");
+                stow_print_u(turret.target.index(), 0u);
+                stow_print(", generation ");
+                stow_print_u(turret.target.generation(), 0u);
+                stow_print(")\n");
                 turret.target = {};
             }
             if (target == nullptr) { // the closest drone still flying
@@ -179,11 +156,11 @@ bool play(Level &level)
             }
             if (target != nullptr && distance(*target, turret) < 35 && --target->hp == 0) {
                 (void)level.entities.mark_dead(turret.target); // still readable this frame
-                print("  ");
-                print(turret.name);
-                print(" destroys ");
-                print(target->name);
-                print("\n");
+                stow_print("  ");
+                stow_print(turret.name);
+                stow_print(" destroys ");
+                stow_print(target->name);
+                stow_print("\n");
             }
         }
 
@@ -198,31 +175,31 @@ bool play(Level &level)
         }
         level.destroyed += level.entities.refresh([](Entity &dying) {
             if (dying.hp > 0) {
-                print("  (");
-                print(dying.name);
-                print(" left the field)\n");
+                stow_print("  (");
+                stow_print(dying.name);
+                stow_print(" left the field)\n");
             }
         });
     }
 
     // The statistics, and every container's own check.
     stow_stats_t s = level.entities.stats();
-    print("entities: ");
-    print_u(static_cast<uint32_t>(s.used));
-    print(" live, peak ");
-    print_u(static_cast<uint32_t>(s.peak));
-    print(" of ");
-    print_u(static_cast<uint32_t>(s.capacity));
-    print(", ");
-    print_u(level.destroyed);
-    print(" destroyed\n");
+    stow_print("entities: ");
+    stow_print_u(static_cast<uint32_t>(s.used), 0u);
+    stow_print(" live, peak ");
+    stow_print_u(static_cast<uint32_t>(s.peak), 0u);
+    stow_print(" of ");
+    stow_print_u(static_cast<uint32_t>(s.capacity), 0u);
+    stow_print(", ");
+    stow_print_u(level.destroyed, 0u);
+    stow_print(" destroyed\n");
     uint32_t named = 0;
     for (Entity &e : level.entities) {
         named += e.name != nullptr ? 1u : 0u;
     }
-    print("names heap: ");
-    print_u(static_cast<uint32_t>(names.stats().used));
-    print(" bytes in use\n");
+    stow_print("names heap: ");
+    stow_print_u(static_cast<uint32_t>(names.stats().used), 0u);
+    stow_print(" bytes in use\n");
     return ok && named == level.entities.size() && level.entities.check();
 }
 
@@ -235,10 +212,10 @@ int main()
         Level level; // the entities live here...
         ok = play(level);
     } // ...and their destructors run here: every name goes back to the heap
-    print("names heap after the level: ");
-    print_u(static_cast<uint32_t>(names.stats().used));
-    print(" bytes in use\n");
+    stow_print("names heap after the level: ");
+    stow_print_u(static_cast<uint32_t>(names.stats().used), 0u);
+    stow_print(" bytes in use\n");
     ok = ok && names.stats().used == 0u && names.check() && scratch.used() == 0u && scratch.check();
-    print(ok ? "cxx_entities: every check passed\n" : "cxx_entities: a check FAILED\n");
+    stow_print(ok ? "cxx_entities: every check passed\n" : "cxx_entities: a check FAILED\n");
     return ok ? 0 : 1;
 }

@@ -9,7 +9,8 @@
  * sort its own temporary buffer, handed back before the report is built.
  *
  * Runs under QEMU (make demo) and prints, per frame, what it used and the
- * high-water marks, then the totals. Its status is 0 when every frame fit.
+ * high-water marks, then stow_report(). Its status is 0 when every frame fit and
+ * the report found every check passed and the subsystem within its budget.
  */
 #include "stow/stow.h"
 
@@ -17,32 +18,10 @@
 #define FRAME_BYTES 768u
 #define RESERVE_BYTES 512u
 
-STOW_ARENA_DEFINE(frame_arena, FRAME_BYTES);
-STOW_ARENA_DEFINE(frame_reserve, RESERVE_BYTES);
-
-static void print(const char *text)
-{
-    size_t n = 0;
-    while (text[n] != '\0') {
-        n++;
-    }
-    stow_port_write(text, n);
-}
-
-/* value right-aligned in width columns (at most 16). */
-static void print_u(uint32_t value, unsigned width)
-{
-    char digits[16];
-    unsigned at = sizeof digits;
-    do {
-        digits[--at] = (char)('0' + value % 10u);
-        value /= 10u;
-    } while (value != 0u);
-    while (at > 0u && sizeof digits - at < width) {
-        digits[--at] = ' ';
-    }
-    stow_port_write(&digits[at], sizeof digits - at);
-}
+STOW_ARENA_DEFINE_IN(frames, frame_arena, FRAME_BYTES);
+STOW_ARENA_DEFINE_IN(frames, frame_reserve, RESERVE_BYTES);
+/* The subsystem's budget: both arenas must fit in it (stow_report() says so). */
+STOW_BUDGET(frames, FRAME_BYTES + RESERVE_BYTES)
 
 /* A deterministic stand-in for an ADC: a slow wave plus noise. */
 static uint32_t noise_state = 12345u;
@@ -109,37 +88,31 @@ static bool run_frame(uint32_t frame, struct report *out)
 int main(void)
 {
     stow_arena_chain(&frame_arena, &frame_reserve);
-    print("stow demo: per-frame scratch from a 768-byte arena with a 512-byte reserve chained\n");
-    print("frame samples  min median  max  frame bytes  peak bytes\n");
+    stow_print("stow demo: per-frame scratch from a 768-byte arena with a 512-byte reserve chained\n");
+    stow_print("frame samples  min median  max  frame bytes  peak bytes\n");
     uint32_t overflowed = 0;
     for (uint32_t frame = 0; frame < FRAMES; frame++) {
         struct report r = {0u, 0u, 0u, 0u, 0u, 0u};
         bool fit = run_frame(frame, &r);
         stow_stats_t s;
         stow_arena_stats(&frame_arena, &s);
-        print_u(frame, 5);
-        print_u(r.count, 8);
-        print_u(r.min, 5);
-        print_u(r.median, 7);
-        print_u(r.max, 5);
-        print_u(r.frame_bytes, 13);
-        print_u((uint32_t)s.peak, 12);
-        print(r.frame_bytes > FRAME_BYTES ? "  spilled into the reserve\n" : "\n");
+        stow_print_u(frame, 5);
+        stow_print_u(r.count, 8);
+        stow_print_u(r.min, 5);
+        stow_print_u(r.median, 7);
+        stow_print_u(r.max, 5);
+        stow_print_u(r.frame_bytes, 13);
+        stow_print_u(s.peak, 12);
+        stow_print(r.frame_bytes > FRAME_BYTES ? "  spilled into the reserve\n" : "\n");
         if (!fit) {
-            print("      did not fit: frame dropped\n");
+            stow_print("      did not fit: frame dropped\n");
             overflowed++;
         }
         stow_arena_reset(&frame_arena); /* end of frame: everything goes at once */
     }
-    stow_stats_t s;
-    stow_arena_stats(&frame_arena, &s);
-    print("capacity ");
-    print_u((uint32_t)s.capacity, 0);
-    print(" bytes, peak ");
-    print_u((uint32_t)s.peak, 0);
-    print(" bytes, refused requests ");
-    print_u(s.fails, 0);
-    print(", arena check ");
-    print(stow_arena_check(&frame_arena) ? "ok\n" : "FAILED\n");
-    return overflowed == 0u && stow_arena_check(&frame_arena) ? 0 : 1;
+    /* Both arenas (the reserve shows its own bytes; its use counts in the
+     * frame arena's row) and the subsystem against its budget. */
+    stow_print("\n");
+    bool ok = stow_report();
+    return overflowed == 0u && ok ? 0 : 1;
 }

@@ -18,8 +18,11 @@
  *                      never refuses a line however the lines come and go
  *
  * Everything is defined statically, in .stow (see linker/stow.ld): no init calls,
- * no malloc. Runs under QEMU (make demo), prints what happens, then every container's
- * statistics and check(); its status is 0 when every check passed.
+ * no malloc. The containers are counted in subsystems (game, audio, hud; the
+ * frame arena in none), each with a budget. Runs under QEMU (make demo), prints
+ * what happens, then stow_report(): every container's statistics, storage and
+ * check(), and each subsystem's storage and peak against its budget; its status
+ * is 0 when every check passed and every subsystem kept to its budget.
  */
 #include "stow/stow.h"
 
@@ -31,7 +34,7 @@ struct enemy {
     int32_t x;
 };
 /* Also declares enemies_handle_t, which a missile keeps. */
-STOW_GENPOOL_DEFINE_TYPED(enemies, struct enemy, 6);
+STOW_GENPOOL_DEFINE_TYPED_IN(game, enemies, struct enemy, 6);
 
 struct missile {
     uint32_t id;
@@ -51,9 +54,9 @@ struct voice {
     uint32_t frames_left;
 };
 
-STOW_SLOTMAP_DEFINE_TYPED(missiles, struct missile, 12);
-STOW_POOL_DEFINE(events, struct event, 8);
-STOW_PACKED_DEFINE(voices, struct voice, 4);
+STOW_SLOTMAP_DEFINE_TYPED_IN(game, missiles, struct missile, 12);
+STOW_POOL_DEFINE_IN(game, events, struct event, 8);
+STOW_PACKED_DEFINE_IN(audio, voices, struct voice, 4);
 STOW_ARENA_DEFINE(frame, 256);
 
 /* The kill feed: FEED_FRAMES lines of at most FEED_LINE_MAX characters, each
@@ -62,39 +65,17 @@ STOW_ARENA_DEFINE(frame, 256);
 #define FEED_FRAMES 3u
 #define FEED_LINE_MAX 96u
 #define FEED_PIECE_MIN 12u
-STOW_HEAP_DEFINE(feed, STOW_HEAP_BYTES_FOR_MIN((FEED_FRAMES + 1u) * (FEED_LINE_MAX + 1u),
+STOW_HEAP_DEFINE_IN(hud, feed, STOW_HEAP_BYTES_FOR_MIN((FEED_FRAMES + 1u) * (FEED_LINE_MAX + 1u),
                                                FEED_LINE_MAX + 1u, FEED_PIECE_MIN));
 static char *feed_lines[FEED_FRAMES];
 static uint32_t feed_length[FEED_FRAMES];
 
-/* ---------------------------------------------------------------- output */
-
-static void print(const char *text)
-{
-    size_t n = 0;
-    while (text[n] != '\0') {
-        n++;
-    }
-    stow_port_write(text, n);
-}
-
-/* Writes value's decimal digits at the end of digits[10]; returns where they start. */
-static unsigned format_u(char digits[10], uint32_t value)
-{
-    unsigned at = 10u;
-    do {
-        digits[--at] = (char)('0' + value % 10u);
-        value /= 10u;
-    } while (value != 0u);
-    return at;
-}
-
-static void print_u(uint32_t value)
-{
-    char digits[10];
-    unsigned at = format_u(digits, value);
-    stow_port_write(&digits[at], sizeof digits - at);
-}
+/* The subsystems' budgets, in bytes of storage: the report (at the end) shows
+ * each one's storage and peak against them. A firmware would keep these lines in
+ * a budgets.h that its link checks too (tools/stow_budgets.sh). */
+STOW_BUDGET(game, 1024)
+STOW_BUDGET(audio, 64)
+STOW_BUDGET(hud, 6 * 1024)
 
 /* ---------------------------------------------------------------- kill feed */
 
@@ -102,7 +83,7 @@ static void print_u(uint32_t value)
  * that would pass FEED_LINE_MAX drops the piece. */
 static void feed_append(uint32_t frame_no, const char *what, uint32_t id)
 {
-    char piece[64];
+    char piece[48u + 4u + STOW_FORMAT_U_MAX];
     uint32_t n = 0;
     while (what[n] != '\0' && n < 48u) {
         piece[n] = what[n];
@@ -110,10 +91,7 @@ static void feed_append(uint32_t frame_no, const char *what, uint32_t id)
     }
     piece[n++] = ' ';
     piece[n++] = '#';
-    char digits[10];
-    for (unsigned d = format_u(digits, id); d < sizeof digits; d++) {
-        piece[n++] = digits[d];
-    }
+    n += (uint32_t)stow_format_u(&piece[n], id);
     piece[n++] = ';';
     piece[n++] = ' ';
     uint32_t slot = frame_no % FEED_FRAMES;
@@ -166,11 +144,11 @@ static void deliver_events(void)
 {
     for (struct event *e = queue_head, *next; e != NULL; e = next) {
         next = e->next;
-        print("    ");
-        print(e->what);
-        print(" #");
-        print_u(e->id);
-        print("\n");
+        stow_print("    ");
+        stow_print(e->what);
+        stow_print(" #");
+        stow_print_u(e->id, 0u);
+        stow_print("\n");
         feed_append(e->frame, e->what, e->id);
         if (stow_packed_count(&voices) < stow_packed_capacity(&voices)) {
             struct voice *v = STOW_PACKED_PUSH(&voices, struct voice);
@@ -192,13 +170,13 @@ static void spawn_enemy(int32_t x)
     struct enemy e = {next_id++, 3, x};
     enemies_handle_t h = enemies_insert(&e);
     if (!enemies_is_null(h)) {
-        print("    enemy #");
-        print_u(e.id);
-        print(" enters slot ");
-        print_u(stow_handle_index(h.untyped));
-        print(", generation ");
-        print_u(stow_handle_generation(h.untyped));
-        print("\n");
+        stow_print("    enemy #");
+        stow_print_u(e.id, 0u);
+        stow_print(" enters slot ");
+        stow_print_u(stow_handle_index(h.untyped), 0u);
+        stow_print(", generation ");
+        stow_print_u(stow_handle_generation(h.untyped), 0u);
+        stow_print("\n");
     }
 }
 
@@ -292,29 +270,13 @@ static void play_voices(void)
     }
 }
 
-static bool report(const char *name, const stow_stats_t *s, bool ok)
-{
-    print("| ");
-    print(name);
-    print(" | ");
-    print_u((uint32_t)s->capacity);
-    print(" | ");
-    print_u((uint32_t)s->used);
-    print(" | ");
-    print_u((uint32_t)s->peak);
-    print(" | ");
-    print_u(s->fails);
-    print(ok ? " | ok |\n" : " | FAILED |\n");
-    return ok;
-}
-
 int main(void)
 {
-    print("stow demo: a skirmish, one frame at a time (Cortex-M4, no malloc, no init calls)\n");
+    stow_print("stow demo: a skirmish, one frame at a time (Cortex-M4, no malloc, no init calls)\n");
     for (uint32_t f = 0; f < FRAMES; f++) {
-        print("frame ");
-        print_u(f);
-        print("\n");
+        stow_print("frame ");
+        stow_print_u(f, 0u);
+        stow_print("\n");
         feed_new_frame(f);
         if (f % 3u == 0u) {
             spawn_enemy((int32_t)(20u + 5u * (f % 4u)));
@@ -325,44 +287,33 @@ int main(void)
         uint32_t destroyed = missiles_refresh(on_missile_destroyed, &reaped);
         deliver_events();
         play_voices();
-        print("    missiles ");
-        print_u(missiles_count());
-        print(" (refresh reaped ");
-        print_u(destroyed);
-        print("), enemies ");
-        print_u(enemies_count());
-        print(", voices ");
-        print_u(stow_packed_count(&voices));
-        print(", scratch ");
-        print_u((uint32_t)stow_arena_used(&frame));
-        print(" bytes, feed ");
-        print_u(feed_length[f % FEED_FRAMES]);
-        print(" chars\n");
+        stow_print("    missiles ");
+        stow_print_u(missiles_count(), 0u);
+        stow_print(" (refresh reaped ");
+        stow_print_u(destroyed, 0u);
+        stow_print("), enemies ");
+        stow_print_u(enemies_count(), 0u);
+        stow_print(", voices ");
+        stow_print_u(stow_packed_count(&voices), 0u);
+        stow_print(", scratch ");
+        stow_print_u((uint32_t)stow_arena_used(&frame), 0u);
+        stow_print(" bytes, feed ");
+        stow_print_u(feed_length[f % FEED_FRAMES], 0u);
+        stow_print(" chars\n");
         if (reaped != destroyed) {
             return 1;
         }
         stow_arena_reset(&frame);
     }
 
-    print("\nlevel over: clear the enemies (a flush): every old handle goes stale\n");
+    stow_print("\nlevel over: clear the enemies (a flush): every old handle goes stale\n");
     enemies_handle_t survivor = enemies_first();
     enemies_clear();
-    print(enemies_get(survivor) == NULL ? "    the old handle is stale\n" : "    STALE HANDLE MATCHED\n");
+    stow_print(enemies_get(survivor) == NULL ? "    the old handle is stale\n" : "    STALE HANDLE MATCHED\n");
 
-    print("\n| container | capacity | used | peak | fails | check |\n|---|---:|---:|---:|---:|---|\n");
-    stow_stats_t s;
-    bool ok = enemies_get(survivor) == NULL;
-    stow_genpool_stats(&enemies, &s);
-    ok = report("enemies (genpool)", &s, stow_genpool_check(&enemies)) && ok;
-    stow_slotmap_stats(&missiles, &s);
-    ok = report("missiles (slotmap)", &s, stow_slotmap_check(&missiles)) && ok;
-    stow_pool_stats(&events, &s);
-    ok = report("events (pool)", &s, stow_pool_check(&events)) && ok;
-    stow_packed_stats(&voices, &s);
-    ok = report("voices (packed)", &s, stow_packed_check(&voices)) && ok;
-    stow_arena_stats(&frame, &s);
-    ok = report("frame (arena, bytes)", &s, stow_arena_check(&frame)) && ok;
-    stow_heap_stats(&feed, &s);
-    ok = report("feed (heap, bytes)", &s, stow_heap_check(&feed)) && ok;
+    /* Every container, its subsystem and its check(), from the registry. */
+    stow_print("\n");
+    bool ok = stow_report();
+    ok = enemies_get(survivor) == NULL && ok;
     return ok ? 0 : 1;
 }

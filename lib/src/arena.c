@@ -480,3 +480,29 @@ bool stow_arena_check(const stow_arena_t *a)
     }
     return after_cur; /* the current block is in the chain */
 }
+
+/* The report's view of an arena (stow/report.h). A block chained into another
+ * arena answers no call of its own (its use shows in its head's stats), so the
+ * report shows it with its own bytes as capacity, nothing used, and its head's
+ * check(). */
+static void registry_arena_stats(const void *c, stow_stats_t *out)
+{
+    const stow_arena_t *a = (const stow_arena_t *)c;
+    if (a->head != a && a->head != NULL) {
+        out->capacity = (size_t)(a->limit - a->base);
+        out->used = 0u;
+        out->peak = 0u;
+        out->fails = 0u;
+        return;
+    }
+    stow_arena_stats(a, out);
+}
+
+static bool registry_arena_check(const void *c)
+{
+    const stow_arena_t *a = (const stow_arena_t *)c;
+    return stow_arena_check(a->head != NULL ? a->head : a);
+}
+
+const stow_registry_kind_t stow_registry_kind_arena = {"arena", registry_arena_stats,
+                                                       registry_arena_check, true};

@@ -739,3 +739,6 @@ bool stow_genpool_remove_isr(stow_genpool_t *g, stow_handle_t h)
     stow_port_unlock(&g->lock, state);
     return removed;
 }
+
+/* The report's view of a genpool (stow/report.h). */
+STOW__REGISTRY_KIND(genpool, stow_genpool_t, false);

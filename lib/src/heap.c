@@ -975,3 +975,6 @@ FN bool stow_heap_check(const stow_heap_t *h)
 #endif
     return true;
 }
+
+/* The report's view of a heap (stow/report.h). */
+STOW__REGISTRY_KIND(heap, stow_heap_t, true);

@@ -49,6 +49,23 @@ __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_INDEX) = 1;
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW) = 1;
 #endif
 
+/* STOW__REGISTRY_KIND(kind, type, in_bytes): the module's entry for the report
+ * (stow/report.h), its stats() and check() behind functions that take the
+ * container as const void *. One line at the end of each module's .c file, so
+ * that only the kinds a program uses (through a DEFINE's registry entry or
+ * STOW_REGISTER) are linked. */
+#define STOW__REGISTRY_KIND(kind, type, in_bytes)                                       \
+    static void stow__##kind##_registry_stats(const void *c, stow_stats_t *out)  \
+    {                                                                            \
+        stow_##kind##_stats((const type *)c, out);                               \
+    }                                                                            \
+    static bool stow__##kind##_registry_check(const void *c)                     \
+    {                                                                            \
+        return stow_##kind##_check((const type *)c);                             \
+    }                                                                            \
+    const stow_registry_kind_t stow_registry_kind_##kind = {                     \
+        #kind, stow__##kind##_registry_stats, stow__##kind##_registry_check, in_bytes}
+
 /* Keeps a rare path out of its caller, so the common path stays a leaf.
  * MAY_ALIAS lets a word-sized lvalue copy an object of any type. */
 #if defined(__GNUC__)

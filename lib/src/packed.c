@@ -162,3 +162,6 @@ bool stow_packed_check(const stow_packed_t *a)
 #endif
     return true;
 }
+
+/* The report's view of a packed (stow/report.h). */
+STOW__REGISTRY_KIND(packed, stow_packed_t, false);

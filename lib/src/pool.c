@@ -375,3 +375,6 @@ bool stow_pool_check(const stow_pool_t *p)
 #endif
     return true;
 }
+
+/* The report's view of a pool (stow/report.h). */
+STOW__REGISTRY_KIND(pool, stow_pool_t, false);

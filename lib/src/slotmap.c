@@ -606,3 +606,6 @@ bool stow_slotmap_remove_isr(stow_slotmap_t *m, stow_handle_t h)
     stow_port_unlock(&m->lock, state);
     return removed;
 }
+
+/* The report's view of a slotmap (stow/report.h). */
+STOW__REGISTRY_KIND(slotmap, stow_slotmap_t, false);

@@ -91,6 +91,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +133,11 @@ typedef struct {
  * whose containers hold their storage inside the object. */
 #define STOW_ARENA_DEFINE(name, bytes) STOW__ARENA_DEFINE(STOW__CONSTINIT, name, bytes)
 #define STOW_ARENA_DEFINE_STATIC(name, bytes) STOW__ARENA_DEFINE(static STOW__CONSTINIT, name, bytes)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_ARENA_DEFINE_IN(sub, name, bytes) \
+    STOW__ARENA_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
+#define STOW_ARENA_DEFINE_STATIC_IN(sub, name, bytes) \
+    STOW__ARENA_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
 
 #if STOW_CHECK_LEVEL >= 2
 #define STOW__ARENA_POISON_INIT(buf) , (buf)
@@ -139,10 +145,12 @@ typedef struct {
 #define STOW__ARENA_POISON_INIT(buf)
 #endif
 #define STOW__ARENA_DEFINE(linkage, name, bytes)                                       \
+    STOW__ARENA_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
+#define STOW__ARENA_DEFINE_IN(linkage, sub, name, bytes)                               \
     STOW__FILE_SCOPE_ONLY;                                                             \
     STOW_STATIC_ASSERT((bytes) > 0 && STOW__FITS_SIZE(bytes, 1u, 0u),                  \
                        "STOW_ARENA_DEFINE: bytes must be 1 to SIZE_MAX");              \
-    STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW_SECTION(arena, name)                         \
+    STOW_ALIGNAS(STOW_DEFAULT_ALIGN) STOW__SECTION_IN(sub, arena, name)                \
     static unsigned char stow__arena_buf_##name[STOW__CAST(size_t, bytes)];            \
     linkage stow_arena_t name = {stow__arena_buf_##name,                               \
                                  stow__arena_buf_##name + STOW__CAST(size_t, bytes),   \
@@ -153,7 +161,8 @@ typedef struct {
                                  &(name),                                              \
                                  0u,                                                   \
                                  0u STOW__ARENA_POISON_INIT(stow__arena_buf_##name), \
-                                 STOW__CONFIG_GUARD}
+                                 STOW__CONFIG_GUARD};                                  \
+    STOW__REGISTER(sub, arena, name, stow__arena_buf_##name)
 
 /* Makes *a an empty arena over buf[0, size), with no chain and zeroed statistics.
  * buf may have any alignment. O(1). *a may hold anything before; init reads

@@ -31,6 +31,13 @@
  *   STOW_DEFAULT_ALIGN        alignof(max_align_t)  alignment used when a call passes align 0.
  *   STOW_SECTIONS             1 (0 on Mach-O)       1: STOW_*_DEFINE storage goes in the section
  *                                                   .bss.stow.<module>.<name>; 0: ordinary .bss.
+ *   STOW_REGISTRY             1                     1: every STOW_*_DEFINE registers its container
+ *                                                   for the report (stow/report.h: about 30
+ *                                                   bytes of flash each, and the stats() and
+ *                                                   check() of each kind DEFINE'd, linked
+ *                                                   even when nothing prints a report); 0:
+ *                                                   nothing registered (budgets still checked
+ *                                                   by the link).
  *   STOW_ASSERT_TEXT          1                     1: the assert hook gets the call and the
  *                                                   misuse as text; 0: "" instead (file and
  *                                                   line stay), which saves about 6 KiB of
@@ -117,6 +124,13 @@
 #endif
 #if STOW_SECTIONS != 0 && STOW_SECTIONS != 1
 #error "STOW_SECTIONS must be 0 or 1"
+#endif
+
+#ifndef STOW_REGISTRY
+#define STOW_REGISTRY 1
+#endif
+#if STOW_REGISTRY != 0 && STOW_REGISTRY != 1
+#error "STOW_REGISTRY must be 0 or 1"
 #endif
 
 #ifndef STOW_ASSERT_TEXT

@@ -136,6 +136,7 @@
 #include "config.h"
 #include "handle.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -195,6 +196,11 @@ struct stow_genpool {
     STOW__GENPOOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_GENPOOL_DEFINE_STATIC(name, T, capacity) \
     STOW__GENPOOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_GENPOOL_DEFINE_IN(sub, name, T, capacity) \
+    STOW__GENPOOL_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_GENPOOL_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__GENPOOL_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 /* Makes *g an empty pool of capacity items of item_size bytes, each aligned to
  * item_align (0: STOW_DEFAULT_ALIGN; items are item_size rounded up to item_align
@@ -578,6 +584,15 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_HANDLE_DECLARE(name##_handle_t);                   \
     STOW_GENPOOL_DEFINE_STATIC(name, T, capacity);          \
     STOW__GENPOOL_WRAPPERS(name, T)
+/* The same, counted in subsystem sub (stow/report.h). */
+#define STOW_GENPOOL_DEFINE_TYPED_IN(sub, name, T, capacity) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                     \
+    STOW_GENPOOL_DEFINE_IN(sub, name, T, capacity);           \
+    STOW__GENPOOL_WRAPPERS(name, T)
+#define STOW_GENPOOL_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                            \
+    STOW_GENPOOL_DEFINE_STATIC_IN(sub, name, T, capacity);           \
+    STOW__GENPOOL_WRAPPERS(name, T)
 #define STOW_GENPOOL_DECLARE_TYPED(name, T)   \
     STOW_HANDLE_DECLARE(name##_handle_t);     \
     extern stow_genpool_t name;               \
@@ -613,6 +628,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
  * sizeof(T) is a multiple of alignof(T), so the stride of a DEFINE'd pool is
  * sizeof(T). */
 #define STOW__GENPOOL_DEFINE(linkage, name, T, capacity)                                       \
+    STOW__GENPOOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__GENPOOL_DEFINE_IN(linkage, sub, name, T, capacity)                               \
     STOW__FILE_SCOPE_ONLY;                                                                     \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
                                               STOW__CAST(uint64_t, STOW_HANDLE_MAX_CAPACITY), \
@@ -624,7 +641,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_STATIC_ASSERT(                                                                        \
         STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u),  \
         "genpool storage does not fit in size_t");                                             \
-    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(genpool, name)          \
+    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, genpool, name) \
     static unsigned char                                                                       \
         stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)];    \
     linkage stow_genpool_t name = {                                                            \
@@ -647,7 +664,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
         0u,                                                                                    \
         0u,                                                                                    \
         STOW__CONFIG_GUARD,                                                                    \
-        0u}
+        0u};                                                                                   \
+    STOW__REGISTER(sub, genpool, name, stow__genpool_buf_##name)
 
 #if defined(__GNUC__)
 #define STOW__GENPOOL_UNUSED __attribute__((unused))

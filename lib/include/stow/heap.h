@@ -146,6 +146,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -224,6 +225,11 @@ struct stow_heap {
  * C++ class a DEFINE is a compile error whose text points to the C++ layer. */
 #define STOW_HEAP_DEFINE(name, bytes) STOW__HEAP_DEFINE(STOW__CONSTINIT, name, bytes)
 #define STOW_HEAP_DEFINE_STATIC(name, bytes) STOW__HEAP_DEFINE(static STOW__CONSTINIT, name, bytes)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_HEAP_DEFINE_IN(sub, name, bytes) \
+    STOW__HEAP_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
+#define STOW_HEAP_DEFINE_STATIC_IN(sub, name, bytes) \
+    STOW__HEAP_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
 
 /* The smallest storage a heap accepts: room for one minimum block and the
  * heap's own words. */
@@ -330,8 +336,8 @@ bool stow_heap_check(const stow_heap_t *h);
 #define STOW__HEAP_POW2CEIL(x)                                                                   \
     (STOW__HEAP_SMEAR(                                                                           \
          STOW__HEAP_SMEAR(                                                                       \
-             STOW__HEAP_SMEAR(                                                                   \
-                 STOW__HEAP_SMEAR(                                                               \
+         STOW__HEAP_SMEAR(                                                                       \
+         STOW__HEAP_SMEAR(                                                                       \
                      STOW__HEAP_SMEAR(STOW__HEAP_SMEAR(STOW__CAST(uint64_t, x) - 1u, 1), 2), 4), \
                  8),                                                                             \
              16),                                                                                \
@@ -360,15 +366,18 @@ bool stow_heap_check(const stow_heap_t *h);
     (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + sizeof(void *) + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
 #define STOW__HEAP_DEFINE(linkage, name, bytes)                                            \
+    STOW__HEAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
+#define STOW__HEAP_DEFINE_IN(linkage, sub, name, bytes)                                    \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT(STOW__CAST(uint64_t, bytes) >= STOW_HEAP_MIN_BYTES &&               \
                            STOW__CAST(uint64_t, bytes) <= SIZE_MAX,                        \
                        "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES");     \
-    STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW_SECTION(heap, name)                                 \
+    STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                        \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
     linkage stow_heap_t name = {0u, 0u, 0u, 0u, NULL, NULL, 0u, STOW__HEAP_STARTS_INIT     \
                                 stow__heap_buf_##name, STOW__CAST(size_t, bytes),          \
-                                STOW__CONFIG_GUARD, 0u, {{NULL, NULL}}}
+                                STOW__CONFIG_GUARD, 0u, {{NULL, NULL}}};                   \
+    STOW__REGISTER(sub, heap, name, stow__heap_buf_##name)
 
 #if STOW_CHECK_LEVEL >= 1
 #define STOW__HEAP_STARTS_INIT NULL,

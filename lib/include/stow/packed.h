@@ -43,6 +43,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,18 +88,26 @@ struct stow_packed {
  * the object. */
 #define STOW_PACKED_DEFINE(name, T, capacity) STOW__PACKED_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_PACKED_DEFINE_STATIC(name, T, capacity) STOW__PACKED_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_PACKED_DEFINE_IN(sub, name, T, capacity) \
+    STOW__PACKED_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_PACKED_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__PACKED_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 #define STOW__PACKED_DEFINE(linkage, name, T, capacity)                                       \
+    STOW__PACKED_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__PACKED_DEFINE_IN(linkage, sub, name, T, capacity)                               \
     STOW__FILE_SCOPE_ONLY;                                                                    \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <= UINT32_MAX,       \
                        "packed array capacity must be 1 to UINT32_MAX");                      \
     STOW_STATIC_ASSERT(STOW__FITS_SIZE(capacity, sizeof(T), 0u),                              \
                        "packed array storage does not fit in size_t");                        \
-    STOW_ALIGNAS(STOW_PACKED_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(packed, name)               \
+    STOW_ALIGNAS(STOW_PACKED_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, packed, name)      \
     static unsigned char stow__packed_buf_##name[STOW__CAST(size_t, capacity) * sizeof(T)];   \
     linkage stow_packed_t name = {0u, STOW__CAST(uint32_t, capacity), stow__packed_buf_##name,  \
                                   sizeof(T),                                                  \
-                                  0u, 0u, STOW__CONFIG_GUARD}
+                                  0u, 0u, STOW__CONFIG_GUARD};                                \
+    STOW__REGISTER(sub, packed, name, stow__packed_buf_##name)
 
 /* Makes *a an empty packed array of up to `capacity` items of item_size bytes
  * aligned to item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics.

@@ -113,6 +113,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,6 +203,11 @@ struct stow_pool {
  * storage inside the object. */
 #define STOW_POOL_DEFINE(name, T, capacity) STOW__POOL_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_POOL_DEFINE_STATIC(name, T, capacity) STOW__POOL_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_POOL_DEFINE_IN(sub, name, T, capacity) \
+    STOW__POOL_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_POOL_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__POOL_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 /* A T* from the pool, or NULL when it is full: stow_pool_alloc_checked() with
  * sizeof(T) and alignof(T), so that a T larger than the pool's declared block, or
@@ -379,6 +385,8 @@ bool stow_pool_check(const stow_pool_t *p);
 /* The block type gives the stride a short name, so that the inverse's expansion
  * stays small. */
 #define STOW__POOL_DEFINE(linkage, name, T, cap)                                      \
+    STOW__POOL_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, cap)
+#define STOW__POOL_DEFINE_IN(linkage, sub, name, T, cap)                              \
     STOW__FILE_SCOPE_ONLY;                                                            \
     STOW_STATIC_ASSERT((cap) > 0 && STOW__CAST(uint64_t, cap) <= UINT32_MAX,          \
                        "STOW_POOL_DEFINE: capacity must be 1 to UINT32_MAX");         \
@@ -386,7 +394,7 @@ bool stow_pool_check(const stow_pool_t *p);
                                       STOW__POOL_MAP_BYTES(cap)),                     \
                        "STOW_POOL_DEFINE: the storage does not fit in size_t");       \
     typedef unsigned char stow__pool_block_##name[STOW_POOL_STRIDE(sizeof(T), STOW_ALIGNOF(T))]; \
-    STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(pool, name)     \
+    STOW_ALIGNAS(STOW_POOL_BLOCK_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, pool, name) \
     static unsigned char stow__pool_buf_##name[STOW_POOL_BYTES(sizeof(T), STOW_ALIGNOF(T), cap)]; \
     linkage stow_pool_t name = {                                                      \
         NULL,                                                                         \
@@ -404,7 +412,8 @@ bool stow_pool_check(const stow_pool_t *p);
         sizeof(T),                                                                    \
         STOW_ALIGNOF(T) STOW__POOL_POISON_INIT(stow__pool_buf_##name),             \
         STOW__CONFIG_GUARD,                                                           \
-        0u}
+        0u};                                                                          \
+    STOW__REGISTER(sub, pool, name, stow__pool_buf_##name)
 
 #ifdef __cplusplus
 }

@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* stow/port.h - what stow needs from a platform.
  *
- * The library itself calls three of the functions below, and nothing else:
+ * The library itself calls six of the functions below, and nothing else:
  *   stow_port_assert_failed()    on a contract violation, at STOW_CHECK_LEVEL 1 or 2;
  *   stow_port_lock()             only in the functions whose documentation says
  *   stow_port_unlock()           "ISR-safe" (the _isr variants) and in each
  *                                container's lock()/unlock(), on the lock word
- *                                inside that container.
- * A production firmware therefore links only those. stow_port_critical_enter()
- * and _exit() are the port's whole-core section: the Cortex-M and RISC-V ports'
- * semihosting and cycle counter use them, and so can a firmware. The other three
- * serve what runs around the library: stow_port_write() is where the default
- * assert hooks (and the tests, benchmarks, demos and fault reporter) send text,
- * stow_port_exit() how they end, stow_port_cycles() what benchmarks time with.
+ *                                inside that container;
+ *   stow_port_critical_enter()   only in stow_pool_alloc_atomic() and _free_atomic()
+ *   stow_port_critical_exit()    on cores that have neither exclusives nor
+ *                                lock-free 64-bit atomics (RV32, say);
+ *   stow_port_write()            only in the report and its output helpers
+ *                                (stow/report.h: stow_report(), stow_print()...).
+ * A production firmware that prints no report therefore links only the first
+ * five at most. stow_port_critical_enter() and _exit() are also the port's
+ * whole-core section: the Cortex-M and RISC-V ports' semihosting and cycle
+ * counter use them, and so can a firmware. The others serve what runs around
+ * the library: stow_port_write() is also where the default assert hooks (and the
+ * tests, benchmarks, demos and fault reporter) send text, stow_port_exit() how
+ * they end, stow_port_cycles() what benchmarks time with.
  *
  * Ports that ship with stow:
  *   port/cortex-m/port.c      the library port: PRIMASK critical sections and

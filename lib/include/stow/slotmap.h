@@ -115,6 +115,7 @@
 #include "config.h"
 #include "handle.h"
 #include "stats.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -184,10 +185,17 @@ struct stow_slotmap {
     STOW__SLOTMAP_DEFINE(STOW__CONSTINIT, name, T, capacity)
 #define STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity) \
     STOW__SLOTMAP_DEFINE(static STOW__CONSTINIT, name, T, capacity)
+/* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
+#define STOW_SLOTMAP_DEFINE_IN(sub, name, T, capacity) \
+    STOW__SLOTMAP_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
+#define STOW_SLOTMAP_DEFINE_STATIC_IN(sub, name, T, capacity) \
+    STOW__SLOTMAP_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, T, capacity)
 
 /* The first declaration, STOW__FILE_SCOPE_ONLY, makes a DEFINE inside a C++ class
  * a compile error (config.h). */
 #define STOW__SLOTMAP_DEFINE(linkage, name, T, capacity)                                   \
+    STOW__SLOTMAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, T, capacity)
+#define STOW__SLOTMAP_DEFINE_IN(linkage, sub, name, T, capacity)                           \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
                                               STOW_HANDLE_MAX_CAPACITY,                    \
@@ -196,7 +204,7 @@ struct stow_slotmap {
     STOW_STATIC_ASSERT(                                                                    \
         STOW__FITS_SIZE(capacity, STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 8u, 3u), \
         "slot map storage does not fit in size_t");                                        \
-    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW_SECTION(slotmap, name)          \
+    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, slotmap, name) \
     static unsigned char                                                                   \
         stow__slotmap_buf_##name[STOW_SLOTMAP_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)]; \
     linkage stow_slotmap_t name = {                                                        \
@@ -214,7 +222,8 @@ struct stow_slotmap {
         0u,                                                                                \
         0u,                                                                                \
         STOW__CONFIG_GUARD,                                                                \
-        0u}
+        0u};                                                                               \
+    STOW__REGISTER(sub, slotmap, name, stow__slotmap_buf_##name)
 
 /* Makes *m an empty slot map of `capacity` items of item_size bytes aligned to
  * item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics. buf needs
@@ -377,6 +386,13 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
     STOW__SLOTMAP_TYPED(name, T)
 #define STOW_SLOTMAP_DEFINE_TYPED_STATIC(name, T, capacity) \
     STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity);          \
+    STOW__SLOTMAP_TYPED(name, T)
+/* The same, counted in subsystem sub (stow/report.h). */
+#define STOW_SLOTMAP_DEFINE_TYPED_IN(sub, name, T, capacity) \
+    STOW_SLOTMAP_DEFINE_IN(sub, name, T, capacity);           \
+    STOW__SLOTMAP_TYPED(name, T)
+#define STOW_SLOTMAP_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
+    STOW_SLOTMAP_DEFINE_STATIC_IN(sub, name, T, capacity);           \
     STOW__SLOTMAP_TYPED(name, T)
 #define STOW_SLOTMAP_DECLARE_TYPED(name, T) \
     extern stow_slotmap_t name;             \

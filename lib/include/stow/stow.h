@@ -15,6 +15,8 @@
  *   config.h   every option and its default      port.h    what a platform supplies
  *   version.h  STOW_VERSION_STRING and friends
  *   handle.h   generational handles              stats.h   the statistics struct
+ *   report.h   the registry of every container, subsystems and their budgets, and
+ *              stow_report(): one memory report for the whole firmware
  *
  * Size 0, one rule for every container and call: a size of 0 bytes that asks
  * for memory is never refused and never answered with NULL for being 0; it gets
@@ -42,5 +44,6 @@
 #include "slotmap.h"
 #include "packed.h"
 #include "heap.h"
+#include "report.h"
 
 #endif /* STOW_H */

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tool.sh IMAGE... - tools/stow_report.py against the registry each test image
+# printed in its own run (tests/test_report.c prints stow_report_csv() between
+# "stow report csv begin" and "... end" into the image's log, IMAGE's directory/log).
+#
+# For each image: the tool's rows (name, kind, subsystem, storage), read from the
+# file, must be the image's printed container rows, in order; the image prints
+# more rows only for the containers its tests registered at run time, which are
+# not in the file. Every container's object must have been found (object > 0), and
+# the Markdown form must hold the same rows. Ends "N passed, N failed".
+passed=0
+failed=0
+for image in "$@"; do
+    log=$(dirname "$image")/log
+    name=$(basename "$(dirname "$image")")
+    printed=$(sed -n '/^stow report csv begin/,/^stow report csv end/p' "$log" 2>/dev/null | tr -d '\r' |
+        awk -F, '$1 == "container" { print $2 "," $3 "," $4 "," $9 }')
+    read_out=$(python3 tools/stow_report.py --csv "$image" | tail -n +2)
+    rows=$(printf '%s\n' "$read_out" | grep -c .)
+    prefix=$(printf '%s\n' "$printed" | head -n "$rows")
+    mine=$(printf '%s\n' "$read_out" | cut -d, -f1-4)
+    zero=$(printf '%s\n' "$read_out" | awk -F, '$5 == 0' | head -n 3)
+    md=$(python3 tools/stow_report.py --markdown "$image" | grep -c '^| test_report_voices | pool | test_audio |')
+    if [ "$rows" -gt 0 ] && [ -n "$printed" ] && [ "$prefix" = "$mine" ] && [ -z "$zero" ] && [ "$md" -eq 1 ]; then
+        passed=$((passed + 1))
+        echo "ok   $name: $rows containers read from the file as the image printed them"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name: rows $rows, markdown $md, objects not found: $zero"
+        printf '%s\n' "$mine" >/tmp/stow-tool-read.$$
+        printf '%s\n' "$prefix" | diff - /tmp/stow-tool-read.$$ | head -n 20
+        rm -f /tmp/stow-tool-read.$$
+    fi
+done
+echo "$passed passed, $failed failed"

@@ -306,15 +306,18 @@ BOARD_RESULTS += $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/result
 endef
 # Every board at the default level; the smallest and the most common core also
 # at the other levels and optimisations.
-$(foreach b,$(BOARDS),$(eval $(call BOARD_TEST,$(b),O2,1)))
+# The boards with 16 KiB of RAM (micro:bit, sifive_e) run the suites in two images
+# where one no longer fits their flash or RAM: these suites, then the others.
+SMALL_PART1 := $(filter arena genpool misuse packed,$(SUITES))
+$(foreach b,$(filter-out microbit,$(BOARDS)),$(eval $(call BOARD_TEST,$(b),O2,1)))
+$(eval $(call BOARD_TEST,microbit,O2,1,,-part1,$(SMALL_PART1)))
+$(eval $(call BOARD_TEST,microbit,O2,1,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
 $(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
 # Level 2 unoptimised on the M4; on the micro:bit at -Og, because at -O0 the suite
-# with every message text no longer fits its 256 KiB of flash, and in two images
-# that split the suites between them, because at -Og it no longer fits either.
-MICROBIT_L2_PART1 := $(filter arena genpool misuse packed,$(SUITES))
+# with every message text no longer fits its 256 KiB of flash.
 $(eval $(call BOARD_TEST,mps2-an386,O0,2))
-$(eval $(call BOARD_TEST,microbit,Og,2,,-part1,$(MICROBIT_L2_PART1)))
-$(eval $(call BOARD_TEST,microbit,Og,2,,-part2,$(filter-out $(MICROBIT_L2_PART1),$(SUITES))))
+$(eval $(call BOARD_TEST,microbit,Og,2,,-part1,$(SMALL_PART1)))
+$(eval $(call BOARD_TEST,microbit,Og,2,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
 # Firmware is often built with link-time optimisation: library, port, fault
 # reporter and startup all go through -flto once.
 $(eval $(call BOARD_TEST,mps2-an386,O2,1,-flto=auto,-lto))
@@ -783,14 +786,20 @@ RV_LINK := -nostdlib -Wl,--gc-sections -Tlinker/riscv.ld -Llinker
 
 RV_BOARD_RESULTS :=
 # $(1) board, $(2) optimisation, $(3) check level; optional: $(4) name of a core
-# variant, $(5) its compiler flags (instead of the board's), $(6) its QEMU options
+# variant (or of a part), $(5) its compiler flags (instead of the board's), $(6) its
+# QEMU options, $(7) the suites it runs (default: all; see BOARD_TEST)
 define RV_BOARD_TEST
-$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld
+$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/suites.h: $(BUILD)/gen/suites.h
+	@mkdir -p $$(@D)
+	@printf 'STOW_TEST_SUITE(%s)\n' $(or $(7),$(SUITES)) >$$@
+$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld \
+        $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/suites.h
 	@mkdir -p $$(@D)
 	$(Q)$(RV_CC) $(STD) $(WARN) -$(2) -g $(RV_FLAGS) $(RV_TEST_FLAGS) $(or $(5),$($(1)_CFLAGS)) \
 	    -DSTOW_CHECK_LEVEL=$(3) -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
-	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) $(TEST_INC) $(RV_LINK) -Ltargets/$(1) \
-	    $(RV_SUPPORT) $(LIB_SRC) $(TEST_SRC) -lgcc -o $$@
+	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) -I$$(@D) $(TEST_INC) $(RV_LINK) -Ltargets/$(1) \
+	    $(RV_SUPPORT) $(LIB_SRC) tests/harness.c tests/main.c \
+	    $(patsubst %,tests/test_%.c,$(or $(7),$(SUITES))) -lgcc -o $$@
 $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result: $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf FORCE
 	@tests/run.sh $(1)$(4)-$(2)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) $(6) $(QEMU_RUN) \
 	    -kernel $$<
@@ -799,7 +808,10 @@ endef
 # Both boards at every level and optimisation the Cortex-M boards run.
 $(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O2,1)))
 $(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),Os,0)))
-$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O0,2)))
+$(eval $(call RV_BOARD_TEST,riscv-virt,O0,2))
+# sifive_e's 16 KiB of RAM no longer hold every suite's buffers at -O0: two images.
+$(eval $(call RV_BOARD_TEST,sifive_e,O0,2,-part1,,,$(SMALL_PART1)))
+$(eval $(call RV_BOARD_TEST,sifive_e,O0,2,-part2,,,$(filter-out $(SMALL_PART1),$(SUITES))))
 # RV32E (16 registers; the ilp32e ABI aligns 8-byte types and the stack to 4 only)
 # on virt's hart with I swapped for E. QEMU 7.2 does not refuse x16-x31 on such a
 # hart; the compiler uses none of them for -march=rv32emac.

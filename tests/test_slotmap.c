@@ -27,9 +27,9 @@ struct shared_bullet {
 };
 STOW_SLOTMAP_DEFINE(test_shared_bullets, struct shared_bullet, 3);
 
-/* Random walks: larger on the host and the big boards, small on the micro:bit. */
+/* Random walks: larger on the host and the big boards, small on the 16 KiB boards. */
 #if defined(STOW_TEST_RAM_KIB) && STOW_TEST_RAM_KIB < 64
-#define WALK_CAP 40u
+#define WALK_CAP 36u
 #else
 #define WALK_CAP 192u
 #endif

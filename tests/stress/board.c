@@ -31,6 +31,7 @@
 
 #include "stow/pool.h"
 #include "stow/port.h"
+#include "stow/report.h"
 
 #ifdef STRESS_PLAIN
 #define POOL_ALLOC stow_pool_alloc
@@ -91,26 +92,6 @@ struct holder {
 };
 static struct holder main_side = {{NULL}, 0u, 0u, 0x2545F491u, MAIN};
 static struct holder isr_side = {{NULL}, 0u, 0u, 0x9E3779B9u, HANDLER};
-
-static void print(const char *text)
-{
-    size_t n = 0u;
-    while (text[n] != '\0') {
-        n++;
-    }
-    stow_port_write(text, n);
-}
-
-static void print_u(uint32_t value)
-{
-    char buf[10];
-    size_t pos = sizeof buf;
-    do {
-        buf[--pos] = (char)('0' + (char)(value % 10u));
-        value /= 10u;
-    } while (value != 0u);
-    stow_port_write(&buf[pos], sizeof buf - pos);
-}
 
 static uint32_t next_rand(uint32_t *state)
 {
@@ -317,9 +298,9 @@ static uint32_t failed;
 
 static void result(bool ok, const char *what)
 {
-    print(ok ? "ok   " : "FAIL ");
-    print(what);
-    print("\n");
+    stow_print(ok ? "ok   " : "FAIL ");
+    stow_print(what);
+    stow_print("\n");
     if (ok) {
         passed++;
     } else {
@@ -329,9 +310,9 @@ static void result(bool ok, const char *what)
 
 int main(void)
 {
-    print("stress: " CALLS ", a timer interrupt against the main loop, check level ");
-    print_u(STOW_CHECK_LEVEL);
-    print("\n");
+    stow_print("stress: " CALLS ", a timer interrupt against the main loop, check level ");
+    stow_print_u(STOW_CHECK_LEVEL, 0u);
+    stow_print("\n");
     timer_start();
     while (failure == NULL && main_calls + isr_calls < STRESS_OPS) {
         step(&main_side, MAIN_MAX);
@@ -341,21 +322,21 @@ int main(void)
     result(what == NULL, what == NULL ? "no block handed out twice or written by another holder"
                                       : what);
     if (what != NULL) {
-        print_u(passed);
-        print(" passed, ");
-        print_u(failed);
-        print(" failed\n");
+        stow_print_u(passed, 0u);
+        stow_print(" passed, ");
+        stow_print_u(failed, 0u);
+        stow_print(" failed\n");
         return 1;
     }
-    print("  calls: main ");
-    print_u(main_calls);
-    print(", handler ");
-    print_u(isr_calls);
-    print(" in ");
-    print_u(interrupts);
-    print(" interrupts; NULL returned: ");
-    print_u(main_nulls + isr_nulls);
-    print("\n");
+    stow_print("  calls: main ");
+    stow_print_u(main_calls, 0u);
+    stow_print(", handler ");
+    stow_print_u(isr_calls, 0u);
+    stow_print(" in ");
+    stow_print_u(interrupts, 0u);
+    stow_print(" interrupts; NULL returned: ");
+    stow_print_u(main_nulls + isr_nulls, 0u);
+    stow_print("\n");
     result(main_calls + isr_calls >= STRESS_OPS, "at least 1,000,000 calls in all");
     result(interrupts >= MIN_INTERRUPTS && isr_calls >= interrupts,
            "the timer interrupt fired often, and called the pool each time");
@@ -388,9 +369,9 @@ int main(void)
     }
     result(got == CAPACITY && distinct && POOL_ALLOC(&shared) == NULL,
            "afterwards every block comes out exactly once, then NULL");
-    print_u(passed);
-    print(" passed, ");
-    print_u(failed);
-    print(" failed\n");
+    stow_print_u(passed, 0u);
+    stow_print(" passed, ");
+    stow_print_u(failed, 0u);
+    stow_print(" failed\n");
     return failed == 0u ? 0 : 1;
 }

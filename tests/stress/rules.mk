@@ -19,7 +19,7 @@ STRESS_LEVEL_mps2-an386 := 2
 # -icount shift=5: 32 ns of QEMU's clock per instruction, so SysTick (25 MHz on
 # MPS2, 16 MHz on the micro:bit) moves 0.5 to 0.8 ticks per instruction.
 STRESS_QEMU := -icount shift=5
-STRESS_SRC := lib/src/pool.c lib/src/pool_atomic.c
+STRESS_SRC := lib/src/pool.c lib/src/pool_atomic.c lib/src/report.c
 STRESS_DEPS := tests/stress/board.c $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
 STRESS_RESULTS :=
 # $(1) board, $(2) check level, $(3) name suffix, $(4) extra flags

@@ -338,6 +338,27 @@ static STOW__NOINLINE void took_fresh(const stow_pool_t *p, const unsigned char 
 
 /* ---- alloc ------------------------------------------------------------------- */
 
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_EXCLUSIVE || STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+/* After a pop took b (bad: its link failed the level-2 test and the rest of the
+ * list was dropped): the count, and at level 2 the bitmap and the reports. */
+static inline void popped(stow_pool_t *p, unsigned char *b, bool bad)
+{
+#if STOW_CHECK_LEVEL >= 2
+    if (bad) {
+        count_zero(&p->free_count);
+    } else {
+        count_add(&p->free_count, UINT32_MAX);
+    }
+    bit_set(p, index_of(p, b));
+    took_free(p, b, bad);
+#else
+    (void)bad;
+    count_add(&p->free_count, UINT32_MAX); /* - 1 */
+#endif
+    stow__acquire(b, p->stride);
+}
+#endif
+
 #if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_EXCLUSIVE
 
 /* Takes the head of the free list into *out; false when the list is empty. */
@@ -345,9 +366,7 @@ static inline bool pop(stow_pool_t *p, unsigned char **out)
 {
     unsigned char *b;
     unsigned char *next;
-#if STOW_CHECK_LEVEL >= 2
-    bool bad;
-#endif
+    bool bad = false; /* stays false below level 2 */
     do {
         b = ll_ptr(&p->free_list);
         if (b == NULL) {
@@ -361,18 +380,7 @@ static inline bool pop(stow_pool_t *p, unsigned char **out)
         }
 #endif
     } while (sc_ptr(&p->free_list, next) != 0u); /* an exception came in between: again */
-#if STOW_CHECK_LEVEL >= 2
-    if (bad) {
-        count_zero(&p->free_count);
-    } else {
-        count_add(&p->free_count, UINT32_MAX);
-    }
-    bit_set(p, index_of(p, b));
-    took_free(p, b, bad);
-#else
-    count_add(&p->free_count, UINT32_MAX); /* - 1 */
-#endif
-    stow__acquire(b, p->stride);
+    popped(p, b, bad);
     *out = b;
     return true;
 }
@@ -423,8 +431,9 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
         unsigned char *b = block_at(p, h);
         if (b != NULL) {
             unsigned char *next = speculative_link(b);
+            bool bad = false; /* stays false below level 2 */
 #if STOW_CHECK_LEVEL >= 2
-            bool bad = !link_is_good(p, b, next);
+            bad = !link_is_good(p, b, next);
             if (bad) {
                 next = NULL;
             }
@@ -434,18 +443,7 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
                                                        memory_order_acquire)) {
                 continue;
             }
-#if STOW_CHECK_LEVEL >= 2
-            if (bad) {
-                count_zero(&p->free_count);
-            } else {
-                count_add(&p->free_count, UINT32_MAX);
-            }
-            bit_set(p, index_of(p, b));
-            took_free(p, b, bad);
-#else
-            count_add(&p->free_count, UINT32_MAX); /* - 1 */
-#endif
-            stow__acquire(b, p->stride);
+            popped(p, b, bad);
             return b;
         }
         unsigned char *_Atomic *bump = BUMP(p);

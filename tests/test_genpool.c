@@ -1715,16 +1715,7 @@ TEST(genpool_random_operations_match_a_model)
 
 /* ---------------------------------------------------------------- shared use */
 
-/* The shared-use tests below are left out of the level-2 images of the 16 KiB boards
- * (micro:bit, sifive_e): the micro:bit's (-Og) fills its 256 KiB of flash to the last
- * few KiB. They run in every other image, those boards' levels 0 and 1 included. */
-#if !defined(STOW_TEST_RAM_KIB) || STOW_TEST_RAM_KIB >= 64 || STOW_CHECK_LEVEL < 2
-#define SHARED_USE_TESTS 1
-#else
-#define SHARED_USE_TESTS 0
-#endif
 
-#if SHARED_USE_TESTS
 /* The _isr calls give what the plain calls give, read_isr copies a whole item
  * to any alignment, and everything nests inside lock()/unlock() (on the host a
  * nested take of the same word must not wait for itself). */
@@ -1806,7 +1797,6 @@ TEST(genpool_shared_calls_report_misuse_and_change_nothing)
     CHECK_EQ(out, 5);
 }
 #endif
-#endif
 
 void stow_test_suite_genpool(void)
 {
@@ -1860,10 +1850,8 @@ void stow_test_suite_genpool(void)
 #endif
     RUN(genpool_typed_wrappers_work_on_their_pool);
     RUN(genpool_random_operations_match_a_model);
-#if SHARED_USE_TESTS
     RUN(genpool_shared_calls_match_the_plain_ones_and_nest);
 #if STOW_CHECK_LEVEL >= 1
     RUN(genpool_shared_calls_report_misuse_and_change_nothing);
-#endif
 #endif
 }

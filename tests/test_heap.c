@@ -1072,16 +1072,7 @@ TEST(heap_isr_variants_match_the_plain_calls_and_nest)
     CHECK(stow_heap_check(heap_a));
 }
 
-/* The shared-use tests below are left out of the level-2 images of the 16 KiB boards
- * (micro:bit, sifive_e): the micro:bit's (-Og) fills its 256 KiB of flash to the last
- * few KiB. They run in every other image, those boards' levels 0 and 1 included. */
-#if !defined(STOW_TEST_RAM_KIB) || STOW_TEST_RAM_KIB >= 64 || STOW_CHECK_LEVEL < 2
-#define SHARED_USE_TESTS 1
-#else
-#define SHARED_USE_TESTS 0
-#endif
 
-#if SHARED_USE_TESTS
 TEST(heap_lock_groups_plain_calls_and_nests)
 {
     CHECK_CALL(fresh(heap_a, WORK, 256));
@@ -1106,7 +1097,6 @@ TEST(heap_lock_groups_plain_calls_and_nests)
 #endif
     CHECK(stow_heap_check(heap_a));
 }
-#endif
 
 #if !defined(STOW_TEST_TARGET)
 /* On the host the heap's lock is a spin lock on its word: two threads share one
@@ -2271,9 +2261,7 @@ void stow_test_suite_heap(void)
     RUN(heap_largest_free_is_exact_after_mixed_operations);
     RUN(heap_largest_free_is_the_first_block_of_the_highest_class);
     RUN(heap_isr_variants_match_the_plain_calls_and_nest);
-#if SHARED_USE_TESTS
     RUN(heap_lock_groups_plain_calls_and_nests);
-#endif
 #if !defined(STOW_TEST_TARGET)
     RUN(heap_isr_variants_exclude_each_other_across_threads);
 #endif

@@ -1311,16 +1311,7 @@ TEST(slotmap_random_walk_halfwords)
 
 /* ---------------------------------------------------------------- shared use */
 
-/* The shared-use tests below are left out of the level-2 images of the 16 KiB boards
- * (micro:bit, sifive_e): the micro:bit's (-Og) fills its 256 KiB of flash to the last
- * few KiB. They run in every other image, those boards' levels 0 and 1 included. */
-#if !defined(STOW_TEST_RAM_KIB) || STOW_TEST_RAM_KIB >= 64 || STOW_CHECK_LEVEL < 2
-#define SHARED_USE_TESTS 1
-#else
-#define SHARED_USE_TESTS 0
-#endif
 
-#if SHARED_USE_TESTS
 /* The _isr calls give what the plain calls give, read_isr copies a whole item
  * (to any alignment) under the lock, and everything nests inside lock()/unlock(). */
 TEST(slotmap_shared_calls_match_the_plain_ones_and_nest)
@@ -1391,7 +1382,6 @@ TEST(slotmap_shared_calls_report_misuse_and_change_nothing)
     CHECK_EQ(out, 9);
 }
 #endif
-#endif
 
 void stow_test_suite_slotmap(void)
 {
@@ -1428,10 +1418,8 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_random_walk_words);
     RUN(slotmap_random_walk_odd_bytes);
     RUN(slotmap_random_walk_halfwords);
-#if SHARED_USE_TESTS
     RUN(slotmap_shared_calls_match_the_plain_ones_and_nest);
 #if STOW_CHECK_LEVEL >= 1
     RUN(slotmap_shared_calls_report_misuse_and_change_nothing);
-#endif
 #endif
 }

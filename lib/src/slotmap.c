@@ -66,8 +66,8 @@ static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t 
  * 16-byte stride is tested first, since that test is its alignment test too. */
 static inline void move_item(unsigned char *dst, const unsigned char *src, size_t stride)
 {
-    if (stride == sizeof(stow__block_t)) {
-        stow__copy_words(dst, src, sizeof(stow__block_t));
+    if (stride == 16u) {
+        stow__copy_words(dst, src, 16u);
     } else if ((stride & 3u) == 0u) {
         stow__copy_words(dst, src, stride);
     } else {

@@ -1713,6 +1713,28 @@ TEST(genpool_random_operations_match_a_model)
 #endif
 }
 
+/* Items of 1 to 8 words: 2 and 4 words are copied in one step, the others by the
+ * word loop; insert and read_isr copy every word. */
+TEST(genpool_copies_every_word_of_items_of_each_size)
+{
+    uint32_t src[8];
+    uint32_t out[8];
+    for (uint32_t words = 1u; words <= 8u; words++) {
+        size_t size = words * sizeof(uint32_t);
+        CHECK(stow_genpool_init(&gp, gp_buf, sizeof gp_buf, size, 4, 4));
+        for (uint32_t j = 0; j < words; j++) {
+            src[j] = 0x1000u * words + j + 1u;
+        }
+        stow_handle_t h = stow_genpool_insert(&gp, src);
+        const uint32_t *item = (const uint32_t *)stow_genpool_get(&gp, h);
+        CHECK_NOT_NULL(item);
+        CHECK_BYTES_EQ(item, src, size);
+        stow_test_fill(out, 0u, sizeof out);
+        CHECK(stow_genpool_read_isr(&gp, h, out));
+        CHECK_BYTES_EQ(out, src, size);
+    }
+}
+
 /* ---------------------------------------------------------------- shared use */
 
 
@@ -1801,6 +1823,7 @@ TEST(genpool_shared_calls_report_misuse_and_change_nothing)
 void stow_test_suite_genpool(void)
 {
     RUN(genpool_defined_is_ready_without_init);
+    RUN(genpool_copies_every_word_of_items_of_each_size);
     RUN(genpool_define_static_sizes_its_storage);
     RUN(genpool_init_refuses_bad_buffers_and_changes_nothing);
     RUN(genpool_missile_loses_its_destroyed_target);

@@ -407,6 +407,42 @@ TEST(slotmap_alloc_zeroes_reused_memory)
     CHECK(stow_slotmap_check(&map_a));
 }
 
+/* Items of 1 to 8 words: 2 and 4 words are copied in one step, the others by the
+ * word loop. Every word of every item is checked after inserts, a remove that
+ * moves the last item into the hole, a refresh that slides survivors down and a
+ * read_isr, so that a copy that drops or repeats a word is caught. */
+TEST(slotmap_copies_every_word_of_items_of_each_size)
+{
+    uint32_t src[8];
+    uint32_t out[8];
+    for (uint32_t words = 1u; words <= 8u; words++) {
+        size_t size = words * sizeof(uint32_t);
+        CHECK(stow_slotmap_init(&map_a, walk_buf, sizeof walk_buf, size, 4, 4));
+        stow_handle_t h[4];
+        for (uint32_t k = 0; k < 4u; k++) {
+            for (uint32_t j = 0; j < words; j++) {
+                src[j] = 0x1000u * words + 16u * k + j + 1u;
+            }
+            h[k] = stow_slotmap_insert(&map_a, src);
+        }
+        CHECK(stow_slotmap_remove(&map_a, h[0]));     /* item 3 moves to position 0 */
+        CHECK(stow_slotmap_mark_dead(&map_a, h[1]));
+        CHECK_EQ(stow_slotmap_refresh(&map_a, NULL, NULL), 1u); /* item 2 slides down */
+        for (uint32_t k = 2; k < 4u; k++) {
+            for (uint32_t j = 0; j < words; j++) {
+                src[j] = 0x1000u * words + 16u * k + j + 1u;
+            }
+            const uint32_t *item = (const uint32_t *)stow_slotmap_get(&map_a, h[k]);
+            CHECK_NOT_NULL(item);
+            CHECK_BYTES_EQ(item, src, size);
+            stow_test_fill(out, 0u, sizeof out);
+            CHECK(stow_slotmap_read_isr(&map_a, h[k], out));
+            CHECK_BYTES_EQ(out, src, size);
+        }
+        CHECK(stow_slotmap_check(&map_a));
+    }
+}
+
 TEST(slotmap_insert_copies_odd_sizes_and_unaligned_sources)
 {
     stow_test_fill(walk_buf, 0xA5u, sizeof walk_buf);
@@ -1396,6 +1432,7 @@ void stow_test_suite_slotmap(void)
     RUN(slotmap_alloc_zeroes_reused_memory);
     RUN(slotmap_free_slots_are_reused_last_freed_first);
     RUN(slotmap_insert_copies_odd_sizes_and_unaligned_sources);
+    RUN(slotmap_copies_every_word_of_items_of_each_size);
     RUN(slotmap_dead_items_stay_until_refresh);
     RUN(slotmap_refresh_destroys_each_dead_item_once_and_keeps_order);
     RUN(slotmap_clear_makes_every_handle_stale);

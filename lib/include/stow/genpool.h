@@ -87,11 +87,13 @@
  * through a pointer that outlived its item is reported at once (see config.h).
  *
  * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 12,
- * contains 10, insert of an 8-byte item 38 (of a 16-byte one 46, of a 32-byte one
- * 62: the copy is a word at a time, 4 instructions a word), alloc 40, remove 37,
+ * contains 10, insert of an 8-byte item 38 (of a 16-byte one 36: 8- and 16-byte
+ * items are copied in one step; of a 32-byte one 68: other sizes a word at a time,
+ * 4 instructions a word), alloc 40, remove 37,
  * handle_of 18, next 25 per live item (27 with 5 live items among 100 slots),
- * iterate 26 per live item, STOW_GENPOOL_FOREACH 4 per live item next to another
- * one (5.7 over a full pool, 12 for an item alone between free slots), clear 20.
+ * iterate 26 per live item, STOW_GENPOOL_FOREACH 6 per live item plus 11 to 13
+ * per 32-slot word with a live slot (6.4 over a full pool, 6.7 with every other slot
+ * live), clear 20.
  * Level 1 adds 1 to 15 (FOREACH: nothing). No division
  * anywhere: handle_of() turns a pointer into an index with a shift and a multiply
  * by a precomputed inverse (Cortex-M0 has no divide instruction).
@@ -334,11 +336,11 @@ void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor);
 /* ---------------------------------------------------------------- the fast walk
  *
  * The fastest way over every live item, for the per-frame loop: a bitmap walk in
- * line, with no call per item. Live slots next to each other form runs, and an
- * item inside a run costs about what a plain array loop costs. Cortex-M4, -O2,
- * per live item, plus the body, at every check level but 2: 4 inside a run, 12
- * alone between free slots, 5.7 over a full pool (its 32-slot words included);
- * an empty 32-slot word costs one step.
+ * line, with no call per item. Each live slot's bit is found with a count of
+ * zeros and its item's address with one multiply-add, whatever its neighbours.
+ * Cortex-M4, -O2, per live item, plus the body, at every check level but 2: 6,
+ * plus 11 to 13 for each 32-slot word that has a live slot (6.4 over a full pool,
+ * 6.7 with every other slot live); an empty 32-slot word costs one step, about 9.
  *
  *     STOW_GENPOOL_FOREACH(&enemies, struct enemy, e) {
  *         e->x += e->dx;                         // e: struct enemy *, never NULL
@@ -365,18 +367,20 @@ void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor);
  * the bump index is read once, at begin.
  * Contract violation: g is NULL (level >= 1: the walk is then empty). */
 typedef struct {
-    void *item;            /* after walk_next() returned true: the item it found */
-    const uint32_t *bits;  /* the occupancy bitmap */
-    unsigned char *items;  /* slot 0's item */
-    unsigned char *next;   /* the item of the slot that bit 0 of `left` stands for */
-    uint32_t stride;
-    uint32_t left;         /* the current word's slots from next's on, not visited yet: a
-                              bit each, set for a live one */
-    uint32_t word;         /* the next bitmap word to read */
-    uint32_t words;        /* bitmap words below the bump index */
-    uint32_t tail;         /* the bits of the last word's slots below the bump index */
-    uint32_t bit;          /* next's slot in the current word (for the check at level 2) */
-    bool in_body;          /* STOW_GENPOOL_FOREACH: true while the body runs (a break leaves it so) */
+    void *item;                /* after walk_next() returned true: the item it found */
+    const uint32_t *bits;      /* the next bitmap word to read */
+    const uint32_t *end;       /* one past the last bitmap word below the bump index */
+    unsigned char *base;       /* the item of the current word's first slot (walk 0: of the
+                                  slot that bit 0 of left stands for) */
+    unsigned char *next_base;  /* the item of the first slot of the word at bits */
+    size_t block;              /* bytes of 32 items */
+    size_t stride;
+    uint32_t left;             /* the current word's live slots not visited yet: a bit each,
+                                  in the order stow__genpool_bit_order() gives them (walk 0:
+                                  shifted down to base's slot) */
+    uint32_t tail;             /* the bits of the last word's slots below the bump index */
+    uint32_t bit;              /* walk 0: base's slot in the current word */
+    bool in_body;              /* STOW_GENPOOL_FOREACH: true while the body runs (a break leaves it so) */
 } stow_genpool_walk_t;
 
 /* Field by field, not with an initializer, which a compiler may turn into a call
@@ -390,24 +394,24 @@ static inline stow_genpool_walk_t stow_genpool_walk_begin(const stow_genpool_t *
         stow_port_assert_failed(STOW_CHECK_TEXT("stow_genpool_walk_begin: pool pointer is NULL"),
                                 __FILE__, __LINE__);
         w.bits = NULL;
-        w.items = NULL;
+        w.next_base = NULL;
         w.stride = 0u;
     } else
 #endif
     {
         bump = g->bump;
         w.bits = STOW__CAST(const uint32_t *, g->bits);
-        w.items = g->items;
+        w.next_base = g->items;
         w.stride = g->stride;
     }
     w.item = NULL;
-    w.next = NULL;
+    w.end = w.bits + ((bump + 31u) >> 5); /* w.bits: an empty walk */
+    w.base = NULL;
+    w.block = 32u * w.stride;
     w.left = 0u;
-    w.word = 0u;
-    w.words = (bump + 31u) >> 5; /* 0: an empty walk */
+    w.bit = 0u;
     /* the bits of slots bump and up in the last word are garbage */
     w.tail = UINT32_MAX >> ((0u - bump) & 31u);
-    w.bit = 0u;
     w.in_body = false;
     return w;
 }
@@ -440,56 +444,105 @@ static inline uint32_t stow__genpool_lowest_bit(uint32_t x)
 #endif
 }
 
-/* The walk in three steps, one loop each in STOW_GENPOOL_FOREACH: the next
- * bitmap word with a live slot; the next run of consecutive live slots in it
- * (`left` shifted past the free slots before it, which a lowest-bit search
- * counts); the next item of the run, one stride on, `left` shifted by one. Each
- * returns false when it has no more. */
-static inline bool stow__genpool_walk_word(stow_genpool_walk_t *w)
+/* How a word's live slots are taken, lowest first, by core:
+ * 2: Thumb-2 cores (Cortex-M3/M4/M7/M33) reverse the word once (RBIT), so that the
+ *    lowest slot is the leading bit; per item, CLZ finds it, the item's address is
+ *    one multiply-add from the word's first item, and a BIC drops the bit.
+ * 1: other cores with a count of trailing zeros: the same with CTZ, and
+ *    x & (x - 1) drops the bit.
+ * 0: cores without either (ARMv6-M, RISC-V without Zbb, where GCC would call a
+ *    libgcc helper per item): step over the free slots one at a time, the word
+ *    shifted and the item pointer moved one slot per step. */
+#if defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_ISA_THUMB) && \
+    __ARM_ARCH_ISA_THUMB >= 2
+#define STOW__GENPOOL_WALK 2
+#elif defined(__GNUC__) && !defined(__arm__) && !(defined(__riscv) && !defined(__riscv_zbb))
+#define STOW__GENPOOL_WALK 1
+#else
+#define STOW__GENPOOL_WALK 0
+#endif
+
+static inline uint32_t stow__genpool_bit_order(uint32_t x)
 {
-    do {
-        if (w->word == w->words) {
-            return false;
-        }
-        uint32_t k = w->word++;
-        w->left = w->bits[k] & (w->word == w->words ? w->tail : UINT32_MAX);
-        w->next = w->items + STOW__CAST(size_t, k) * 32u * w->stride;
-        w->bit = 0u;
-    } while (w->left == 0u);
-    return true;
+#if STOW__GENPOOL_WALK == 2
+    uint32_t r;
+    __asm__("rbit %0, %1" : "=r"(r) : "r"(x));
+    return r;
+#else
+    return x;
+#endif
 }
 
-static inline bool stow__genpool_walk_run(stow_genpool_walk_t *w)
+/* The walk in two steps, one loop each in STOW_GENPOOL_FOREACH: the next bitmap
+ * word with a live slot (an empty word costs one step), and the next live slot
+ * in it. Each returns false when it has no more. */
+static inline bool stow__genpool_walk_word(stow_genpool_walk_t *w)
 {
-    uint32_t left = w->left;
-    if (left == 0u) {
-        return false;
-    }
-    uint32_t gap = stow__genpool_lowest_bit(left);
-    w->left = left >> gap;
+    uint32_t left;
+    unsigned char *base;
+    do {
+        if (w->bits == w->end) {
+            return false;
+        }
+        left = *w->bits++;
+        if (w->bits == w->end) {
+            left &= w->tail;
+        }
+        base = w->next_base;
+        w->next_base = base + w->block;
+    } while (left == 0u);
 #if defined(__GNUC__)
-    if ((w->left & 1u) == 0u) {
-        __builtin_unreachable(); /* so the compiler drops walk_item's first test */
+    /* Keeps base a pointer, so that each item's address is one multiply-add
+     * from it (GCC would otherwise recompute it from the pool's items per item). */
+    __asm__("" : "+r"(base));
+#endif
+    w->base = base;
+    w->bit = 0u;
+    w->left = stow__genpool_bit_order(left);
+#if defined(__GNUC__)
+    if (w->left == 0u) {
+        __builtin_unreachable(); /* a reordering of a word that is not 0 */
     }
 #endif
-    w->bit += gap;
-    w->next += STOW__CAST(size_t, gap) * w->stride;
     return true;
 }
 
 static inline bool stow__genpool_walk_item(stow_genpool_walk_t *w)
 {
-    while ((w->left & 1u) != 0u) {
-        w->item = w->next;
-        w->next += w->stride;
+    while (w->left != 0u) {
+#if STOW__GENPOOL_WALK < 2
+#if STOW__GENPOOL_WALK == 1
+        if ((w->left & 1u) == 0u) {
+            uint32_t gap = STOW__CAST(uint32_t, __builtin_ctz(w->left));
+            w->left >>= gap;
+            w->base += gap * w->stride;
+            w->bit += gap;
+        }
+#else
+        while ((w->left & 1u) == 0u) { /* ends: left has a bit set */
+            w->left >>= 1;
+            w->base += w->stride;
+            w->bit++;
+        }
+#endif
+        uint32_t bit = w->bit++;
+        w->item = w->base;
+        w->base += w->stride;
         w->left >>= 1;
+#else
+        uint32_t bit = STOW__CAST(uint32_t, __builtin_clz(w->left));
+        w->item = w->base + bit * w->stride;
+        w->left &= ~(UINT32_C(0x80000000) >> bit);
+#endif
 #if STOW_CHECK_LEVEL >= 2
-        if (((w->bits[w->word - 1u] >> w->bit++) & 1u) == 0u) {
+        if (((w->bits[-1] >> bit) & 1u) == 0u) {
             stow_port_assert_failed(
                 STOW_CHECK_TEXT("stow_genpool_walk_next: item removed during the walk"), __FILE__,
                 __LINE__);
             continue;
         }
+#else
+        (void)bit;
 #endif
         return true;
     }
@@ -501,10 +554,8 @@ static inline bool stow__genpool_walk_item(stow_genpool_walk_t *w)
 static inline bool stow_genpool_walk_next(stow_genpool_walk_t *w)
 {
     while (!stow__genpool_walk_item(w)) {
-        while (!stow__genpool_walk_run(w)) {
-            if (!stow__genpool_walk_word(w)) {
-                return false;
-            }
+        if (!stow__genpool_walk_word(w)) {
+            return false;
         }
     }
     return true;
@@ -512,14 +563,13 @@ static inline bool stow_genpool_walk_next(stow_genpool_walk_t *w)
 
 /* for every live item of g (a stow_genpool_t *): T *ptr = the item; then the
  * statement or block that follows. See above. A loop per step of the walk; the
- * innermost sets in_body as it enters the body and clears it as it ends, so
- * that after a `break` the two outer loops end too. */
+ * inner one sets in_body as it enters the body and clears it as it ends, so
+ * that after a `break` the outer loop ends too. */
 #define STOW_GENPOOL_FOREACH(g, T, ptr)                                                    \
     for (stow_genpool_walk_t stow__walk_##ptr = stow_genpool_walk_begin(g);               \
          !stow__walk_##ptr.in_body && stow__genpool_walk_word(&stow__walk_##ptr);)          \
-        while (!stow__walk_##ptr.in_body && stow__genpool_walk_run(&stow__walk_##ptr))      \
-            for (T *ptr; (stow__walk_##ptr.in_body = stow__genpool_walk_item(&stow__walk_##ptr)) && \
-                         (ptr = STOW__CAST(T *, stow__walk_##ptr.item), true);)
+        for (T *ptr; (stow__walk_##ptr.in_body = stow__genpool_walk_item(&stow__walk_##ptr)) && \
+                     (ptr = STOW__CAST(T *, stow__walk_##ptr.item), true);)
 
 /* Fills *out: capacity (slots), used (live items), peak (high-water mark of used)
  * and fails (refused inserts and allocs). O(1).

@@ -172,6 +172,14 @@ constexpr T stow__cast(U value)
 #define STOW__CAST(T, x) ((T)(x))
 #endif
 
+/* STOW__NULL: the null pointer constant of the language compiling the header
+ * (C++'s nullptr, which strict C++ warnings ask for in inline code). */
+#ifdef __cplusplus
+#define STOW__NULL nullptr
+#else
+#define STOW__NULL NULL
+#endif
+
 /* STOW__CONSTINIT: `constinit` where the language has it (C++20), so that the
  * compiler proves every DEFINE'd container statically initialised: usable from
  * any other translation unit's constructors, with no initialisation-order

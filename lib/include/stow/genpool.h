@@ -390,11 +390,11 @@ static inline stow_genpool_walk_t stow_genpool_walk_begin(const stow_genpool_t *
     stow_genpool_walk_t w;
     uint32_t bump = 0u;
 #if STOW_CHECK_LEVEL >= 1
-    if (g == NULL) {
+    if (g == STOW__NULL) {
         stow_port_assert_failed(STOW_CHECK_TEXT("stow_genpool_walk_begin: pool pointer is NULL"),
                                 __FILE__, __LINE__);
-        w.bits = NULL;
-        w.next_base = NULL;
+        w.bits = STOW__NULL;
+        w.next_base = STOW__NULL;
         w.stride = 0u;
     } else
 #endif
@@ -404,9 +404,9 @@ static inline stow_genpool_walk_t stow_genpool_walk_begin(const stow_genpool_t *
         w.next_base = g->items;
         w.stride = g->stride;
     }
-    w.item = NULL;
+    w.item = STOW__NULL;
     w.end = w.bits + ((bump + 31u) >> 5); /* w.bits: an empty walk */
-    w.base = NULL;
+    w.base = STOW__NULL;
     w.block = 32u * w.stride;
     w.left = 0u;
     w.bit = 0u;
@@ -732,7 +732,8 @@ bool stow_genpool_check(const stow_genpool_t *g);
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_alloc(name##_handle_t *out)                \
     {                                                                                       \
-        return STOW__CAST(T *, stow_genpool_alloc(&(name), out != NULL ? &out->untyped : NULL));        \
+        stow_handle_t *untyped = out != STOW__NULL ? &out->untyped : STOW__NULL;            \
+        return STOW__CAST(T *, stow_genpool_alloc(&(name), untyped));                       \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED T *name##_get(name##_handle_t h)                     \
     {                                                                                       \

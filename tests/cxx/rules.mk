@@ -79,8 +79,6 @@ CXX_SAN := -O1 -g -fno-omit-frame-pointer $(SANITIZE)
 $(eval $(call CXX_HOST_TEST,cxx-host-g++-c++17-asan-ubsan-L1,$(CC_gcc),$(CXX_GXX),c++17,$(CXX_SAN) -DSTOW_CHECK_LEVEL=1))
 $(eval $(call CXX_HOST_TEST,cxx-host-g++-c++20-asan-ubsan-L2,$(CC_gcc),$(CXX_GXX),c++20,$(CXX_SAN) -DSTOW_CHECK_LEVEL=2))
 $(eval $(call CXX_HOST_TEST,cxx-host-clang++-c++17-asan-ubsan-L2,$(CC_clang),$(CXX_CLANGXX),c++17,$(CXX_SAN) -DSTOW_CHECK_LEVEL=2))
-$(eval $(call CXX_HOST_TEST,cxx-host-clang++-c++20-asan-ubsan-L1,$(CC_clang),$(CXX_CLANGXX),c++20,$(CXX_SAN) -DSTOW_CHECK_LEVEL=1))
-$(eval $(call CXX_HOST_TEST,cxx-host-g++-c++20-O2-L0,$(CC_gcc),$(CXX_GXX),c++20,-O2 -g -DSTOW_CHECK_LEVEL=0))
 $(eval $(call CXX_HOST_TEST,cxx-host-clang++-c++17-O2-L0,$(CC_clang),$(CXX_CLANGXX),c++17,-O2 -g -DSTOW_CHECK_LEVEL=0))
 # Generation overflow in the tests' reach (4 generation bits), retiring slots.
 $(eval $(call CXX_HOST_TEST,cxx-host-g++-c++17-gen4-retire,$(CC_gcc),$(CXX_GXX),c++17,-O2 -g \

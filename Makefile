@@ -507,8 +507,6 @@ test: tools-test
 	    check-constinit check-define-scope
 	@$(MAKE) --no-print-directory -j$(JOBS) test-host test-boards
 	@tests/total.sh $(HOST_RESULTS) $(BOARD_RESULTS)
-test-host: $(HOST_RESULTS)
-test-boards: $(BOARD_RESULTS)
 
 # The public headers compile as C++ too, DEFINE macros included.
 check-headers: $(BUILD)/gen/cxx_check.o
@@ -860,7 +858,6 @@ $(BUILD)/test/bounds-riscv-virt-L2/result: $(BUILD)/test/bounds-riscv-virt-L2/bo
 	    $(QEMU_RUN) -kernel $<
 RV_BOARD_RESULTS += $(BUILD)/test/bounds-riscv-virt-L2/result
 BOARD_RESULTS += $(RV_BOARD_RESULTS)
-test-boards: $(RV_BOARD_RESULTS)
 
 # 32-bit x86 (gcc-multilib): size_t and pointers of 32 bits, 8-byte types aligned
 # to 4 in structures, on the host.
@@ -874,7 +871,6 @@ $(M32_PROBE):
 $(foreach lvl,0 2,$(eval $(call HOST_TEST,host-gcc-m32-O2-L$(lvl),$(CC_gcc),\
     -m32 -O2 -g -DSTOW_CHECK_LEVEL=$(lvl),tests/m32.sh $(M32_PROBE),$(M32_PROBE)))$(eval \
     M32_RESULTS += $(BUILD)/test/host-gcc-m32-O2-L$(lvl)/result))
-test-host: $(M32_RESULTS)
 
 # lib/ for rv32imac (and rv32e) needs only stow_port_* and libgcc's helpers
 # (__mulsi3, __udivdi3... : names __<op><mode>i<n>), at -O2 and at -Os (where GCC
@@ -916,7 +912,6 @@ $(BUILD)/test/demo-$(1)/result: $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS)) 
 	@tests/run.sh demo-$(1) $$(@D) tests/demo.sh "timeout 60 $(2) $($(1)_QEMU) $(QEMU_RUN) -kernel" \
 	    $(patsubst %,$(BUILD)/demo/$(1)/%.elf,$(DEMOS))
 BOARD_RESULTS += $(BUILD)/test/demo-$(1)/result
-test-boards: $(BUILD)/test/demo-$(1)/result
 endef
 $(eval $(call DEMO_TEST,mps2-an386,$(QEMU)))
 $(foreach b,$(RV_BOARDS),$(eval $(call DEMO_TEST,$(b),$(RV_QEMU))))

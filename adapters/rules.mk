@@ -131,7 +131,6 @@ $(eval $(call ADAPTERS_CHECK,adapter-lwip,$(PRELOAD_SO) $(ADAPTERS)/lwip/test_lw
 include bench/replay.mk
 
 HOST_RESULTS += $(ADAPTERS_RESULTS)
-test-host: $(ADAPTERS_RESULTS)
 .PHONY: test-adapters
 test-adapters: tools-adapters
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ADAPTERS_RESULTS)

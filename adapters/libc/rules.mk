@@ -118,7 +118,6 @@ endef
 $(foreach l,newlib picolibc,$(eval $(call LIBC_CONTROL,$(l))))
 
 BOARD_RESULTS += $(LIBC_RESULTS)
-test-boards: $(LIBC_RESULTS)
 
 .PHONY: test-libc
 test-libc:

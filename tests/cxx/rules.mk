@@ -204,8 +204,6 @@ CXX_BOARD_RESULTS += $(BUILD)/test/cxx-demo/result
 
 HOST_RESULTS += $(CXX_RESULTS)
 BOARD_RESULTS += $(CXX_BOARD_RESULTS)
-test-host: $(CXX_RESULTS)
-test-boards: $(CXX_BOARD_RESULTS)
 .PHONY: test-cxx
 test-cxx: $(CXX_RESULTS) $(CXX_BOARD_RESULTS)
 	@tests/total.sh $(CXX_RESULTS) $(CXX_BOARD_RESULTS)

@@ -39,4 +39,3 @@ $(BUILD)/test/report-tool/result: tests/report/tool.sh tools/stow_report.py \
         $(patsubst %/,%/result,$(dir $(REPORT_TOOL_IMAGES))) FORCE
 	@tests/run.sh report-tool $(@D) tests/report/tool.sh $(REPORT_TOOL_IMAGES)
 BOARD_RESULTS += $(REPORT_RESULTS)
-test-boards: $(REPORT_RESULTS)

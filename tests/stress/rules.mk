@@ -80,7 +80,6 @@ $(BUILD)/test/stress-riscv-virt-plain/stress.elf: $(STRESS_DEPS) $(RV_PORT_DEPS)
 $(eval $(call STRESS_EXPECT_FAIL,stress-riscv-virt-plain,$(RV_QEMU) $(riscv-virt_QEMU) -icount shift=7 $(QEMU_RUN)))
 
 BOARD_RESULTS += $(STRESS_RESULTS)
-test-boards: $(STRESS_RESULTS)
 .PHONY: test-stress
 test-stress: $(STRESS_RESULTS)
 
@@ -116,5 +115,4 @@ $(BUILD)/test/stress-host-tsan-plain/result: $(BUILD)/test/stress-host-tsan-plai
 	printf '%-34s %s\n' stress-host-tsan-plain "$$r"
 STRESS_HOST_RESULTS += $(BUILD)/test/stress-host-tsan-plain/result
 HOST_RESULTS += $(STRESS_HOST_RESULTS)
-test-host: $(STRESS_HOST_RESULTS)
 test-stress: $(STRESS_HOST_RESULTS)

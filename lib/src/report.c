@@ -4,11 +4,12 @@
  * The registry has two parts. The DEFINE'd containers: an array of pointers to
  * constant entries that the linker gathers from every object's section
  * `stow_registry`, between __start_stow_registry and __stop_stow_registry (GNU
- * ld and lld define both for a section whose name is a C identifier, and keep
- * the section under --gc-sections while this file refers to them;
- * linker/stow_registry.ld defines them itself for a firmware's script). Both are
- * declared weak: a program without a single DEFINE has no such section, and then
- * both are NULL, an empty array. Budgets come the same way, from `stow_budgets`.
+ * ld and lld define both for a section whose name is a C identifier;
+ * linker/stow_registry.ld defines them itself for a firmware's script). Budgets
+ * come the same way, from `stow_budgets`. This file never names those symbols:
+ * the inline calls in report.h read them in the caller's code and pass the
+ * bounds in (a view), so that the library refers to no symbol a linker has to
+ * make up, and a firmware without a report refers to none at all.
  * The containers added at run time: an intrusive singly linked list through the
  * entries' next fields, newest first; no allocation, no fixed capacity.
  *
@@ -28,19 +29,6 @@
 
 /* ---- the registry -------------------------------------------------------------- */
 
-#if STOW__REGISTRY
-/* Reserved names, reached through their link names rather than spelled in C. */
-#define STOW__LINK_NAME(sym) __asm__(STOW__STR(__USER_LABEL_PREFIX__) #sym)
-extern const stow_registry_entry_t *const stow__registry_start[] STOW__LINK_NAME(
-    __start_stow_registry) __attribute__((weak));
-extern const stow_registry_entry_t *const stow__registry_stop[] STOW__LINK_NAME(
-    __stop_stow_registry) __attribute__((weak));
-extern const stow_budget_t *const stow__budgets_start[] STOW__LINK_NAME(__start_stow_budgets)
-    __attribute__((weak));
-extern const stow_budget_t *const stow__budgets_stop[] STOW__LINK_NAME(__stop_stow_budgets)
-    __attribute__((weak));
-#endif
-
 static stow_registry_entry_t *added; /* stow_registry_add()'s list, newest first */
 
 /* A walk over both parts: the static array, then the list. */
@@ -50,15 +38,12 @@ typedef struct {
     const stow_registry_entry_t *node;
 } walk_t;
 
-static walk_t walk_begin(void)
+static walk_t walk_begin(const stow__registry_view_t *view)
 {
-    walk_t w = {NULL, NULL, added};
-#if STOW__REGISTRY
-    if (stow__registry_start != NULL && stow__registry_stop != NULL) {
-        w.at = stow__registry_start;
-        w.stop = stow__registry_stop;
+    walk_t w = {view->entries, view->entries_end, added};
+    if (w.at == NULL || w.stop == NULL) {
+        w.at = w.stop = NULL;
     }
-#endif
     return w;
 }
 
@@ -77,26 +62,25 @@ static const stow_registry_entry_t *walk_next(walk_t *w)
     return e;
 }
 
-void stow_registry_each(void (*fn)(const stow_registry_entry_t *entry, void *ctx), void *ctx)
+void stow__registry_each(const stow__registry_view_t *view,
+                         void (*fn)(const stow_registry_entry_t *entry, void *ctx), void *ctx)
 {
     STOW__CHECK_VOID(fn != NULL, "stow_registry_each: fn is NULL");
-    walk_t w = walk_begin();
+    walk_t w = walk_begin(view);
     for (const stow_registry_entry_t *e; (e = walk_next(&w)) != NULL;) {
         fn(e, ctx);
     }
 }
 
-void stow_budget_each(void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx)
+void stow__budget_each(const stow__registry_view_t *view,
+                       void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx)
 {
     STOW__CHECK_VOID(fn != NULL, "stow_budget_each: fn is NULL");
-    const stow_budget_t *const *b = NULL;
-    const stow_budget_t *const *stop = NULL;
-#if STOW__REGISTRY
-    if (stow__budgets_start != NULL && stow__budgets_stop != NULL) {
-        b = stow__budgets_start;
-        stop = stow__budgets_stop;
+    const stow_budget_t *const *b = view->budgets;
+    const stow_budget_t *const *stop = view->budgets_end;
+    if (b == NULL || stop == NULL) {
+        return;
     }
-#endif
     for (; b != stop; b++) {
         if (*b != NULL) {
             fn(*b, ctx);
@@ -104,13 +88,13 @@ void stow_budget_each(void (*fn)(const stow_budget_t *budget, void *ctx), void *
     }
 }
 
-void stow_registry_add(stow_registry_entry_t *entry, const stow_registry_kind_t *kind,
-                       const void *container, const char *name, const char *subsystem,
-                       size_t storage)
+void stow__registry_add(const stow__registry_view_t *view, stow_registry_entry_t *entry,
+                        const stow_registry_kind_t *kind, const void *container,
+                        const char *name, const char *subsystem, size_t storage)
 {
     STOW__CHECK_VOID(entry != NULL && kind != NULL && container != NULL && name != NULL,
                      "stow_registry_add: entry, kind, container or name is NULL");
-    walk_t w = walk_begin();
+    walk_t w = walk_begin(view);
     for (const stow_registry_entry_t *e; (e = walk_next(&w)) != NULL;) {
         if (e == entry || e->container == container) {
             return;
@@ -247,10 +231,10 @@ typedef struct {
     uint32_t containers;
 } subsystem_sum_t;
 
-static subsystem_sum_t sum_subsystem(const char *subsystem)
+static subsystem_sum_t sum_subsystem(const stow__registry_view_t *view, const char *subsystem)
 {
     subsystem_sum_t sum = {0u, 0u, 0u};
-    walk_t w = walk_begin();
+    walk_t w = walk_begin(view);
     for (const stow_registry_entry_t *e; (e = walk_next(&w)) != NULL;) {
         if (same_text(e->subsystem, subsystem)) {
             stow_stats_t s;
@@ -264,9 +248,9 @@ static subsystem_sum_t sum_subsystem(const char *subsystem)
 }
 
 /* Whether e is the first container, in walk order, of its subsystem. */
-static bool first_of_subsystem(const stow_registry_entry_t *e)
+static bool first_of_subsystem(const stow__registry_view_t *view, const stow_registry_entry_t *e)
 {
-    walk_t w = walk_begin();
+    walk_t w = walk_begin(view);
     for (const stow_registry_entry_t *f = walk_next(&w); f != NULL && f != e; f = walk_next(&w)) {
         if (same_text(f->subsystem, e->subsystem)) {
             return false;
@@ -289,15 +273,16 @@ static void match_budget(const stow_budget_t *b, void *ctx)
     }
 }
 
-static const stow_budget_t *budget_of(const char *subsystem)
+static const stow_budget_t *budget_of(const stow__registry_view_t *view, const char *subsystem)
 {
     budget_query_t q = {subsystem, NULL};
-    stow_budget_each(match_budget, &q);
+    stow__budget_each(view, match_budget, &q);
     return q.found;
 }
 
 /* One report being written: a table for people, or CSV. */
 typedef struct {
+    const stow__registry_view_t *view;
     sink_t to;
     bool csv;
     size_t name_width;
@@ -353,8 +338,8 @@ static void container_row(report_t *r, const stow_registry_entry_t *e)
 /* One subsystem's row: its budget (or "-"), storage, peak bytes, containers. */
 static void subsystem_row(report_t *r, const char *subsystem)
 {
-    subsystem_sum_t sum = sum_subsystem(subsystem);
-    const stow_budget_t *b = subsystem[0] != '\0' ? budget_of(subsystem) : NULL;
+    subsystem_sum_t sum = sum_subsystem(r->view, subsystem);
+    const stow_budget_t *b = subsystem[0] != '\0' ? budget_of(r->view, subsystem) : NULL;
     bool over = b != NULL && sum.storage > b->bytes;
     r->over_budget += over ? 1u : 0u;
     if (r->csv) {
@@ -401,17 +386,18 @@ static void budget_width(const stow_budget_t *b, void *ctx)
 static void budget_without_containers(const stow_budget_t *b, void *ctx)
 {
     report_t *r = (report_t *)ctx;
-    if (sum_subsystem(b->subsystem).containers == 0u && budget_of(b->subsystem) == b) {
+    if (sum_subsystem(r->view, b->subsystem).containers == 0u && budget_of(r->view, b->subsystem) == b) {
         subsystem_row(r, b->subsystem);
     }
 }
 
-bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t len), void *ctx)
+/* The report through write; the callers below check what they take. */
+static bool report(const stow__registry_view_t *view, bool csv,
+                   void (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
-    STOW__CHECK(write != NULL, "stow_report_to: write is NULL", false);
-    report_t r = {{write, ctx}, csv, 9u, 9u, 0u, 0u, 0u, 0u, 0u};
-    stow_registry_each(widths, &r);
-    stow_budget_each(budget_width, &r);
+    report_t r = {view, {write, ctx}, csv, 9u, 9u, 0u, 0u, 0u, 0u, 0u};
+    stow__registry_each(view, widths, &r);
+    stow__budget_each(view, budget_width, &r);
     const sink_t *to = &r.to;
     if (csv) {
         put(to, "record,name,kind,subsystem,capacity,used,peak,fails,storage,check,budget,peak_bytes\n");
@@ -422,7 +408,7 @@ bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t 
         put_left(to, "subsystem", r.subsystem_width);
         put(to, "   capacity       used       peak  fails    storage  check\n");
     }
-    walk_t w = walk_begin();
+    walk_t w = walk_begin(view);
     for (const stow_registry_entry_t *e; (e = walk_next(&w)) != NULL;) {
         container_row(&r, e);
     }
@@ -431,13 +417,13 @@ bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t 
         put_left(to, "subsystem", r.name_width);
         put(to, "     budget    storage       peak  containers\n");
     }
-    w = walk_begin();
+    w = walk_begin(view);
     for (const stow_registry_entry_t *e; (e = walk_next(&w)) != NULL;) {
-        if (first_of_subsystem(e)) {
+        if (first_of_subsystem(view, e)) {
             subsystem_row(&r, e->subsystem);
         }
     }
-    stow_budget_each(budget_without_containers, &r);
+    stow__budget_each(view, budget_without_containers, &r);
     if (csv) {
         put(to, "total,,,,,,,,");
         put_u(to, r.storage, 0u);
@@ -460,26 +446,33 @@ bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t 
     return r.checks_failed == 0u && r.over_budget == 0u;
 }
 
-bool stow_report(void)
+bool stow__report_to(const stow__registry_view_t *view, bool csv,
+                     void (*write)(void *ctx, const char *text, size_t len), void *ctx)
 {
-    return stow_report_to(false, port_write, NULL);
+    STOW__CHECK(write != NULL, "stow_report_to: write is NULL", false);
+    return report(view, csv, write, ctx);
 }
 
-bool stow_report_csv(void)
+bool stow__report(const stow__registry_view_t *view, bool csv)
 {
-    return stow_report_to(true, port_write, NULL);
+    return report(view, csv, port_write, NULL);
 }
 
 /* ---- budgets --------------------------------------------------------------------- */
 
+typedef struct {
+    const stow__registry_view_t *view;
+    bool ok;
+} budget_check_t;
+
 static void check_budget(const stow_budget_t *b, void *ctx)
 {
-    bool *ok = (bool *)ctx;
+    budget_check_t *c = (budget_check_t *)ctx;
     const sink_t *to = &console;
-    if (budget_of(b->subsystem) != b) {
+    if (budget_of(c->view, b->subsystem) != b) {
         return; /* a second budget for one subsystem: the first one counts */
     }
-    subsystem_sum_t sum = sum_subsystem(b->subsystem);
+    subsystem_sum_t sum = sum_subsystem(c->view, b->subsystem);
     if (sum.storage > b->bytes) {
         put(to, "stow budget: subsystem ");
         put(to, b->subsystem);
@@ -488,13 +481,13 @@ static void check_budget(const stow_budget_t *b, void *ctx)
         put(to, " bytes (storage ");
         put_u(to, sum.storage, 0u);
         put(to, " bytes)\n");
-        *ok = false;
+        c->ok = false;
     }
 }
 
-bool stow_budget_check(void)
+bool stow__budget_check(const stow__registry_view_t *view)
 {
-    bool ok = true;
-    stow_budget_each(check_budget, &ok);
-    return ok;
+    budget_check_t c = {view, true};
+    stow__budget_each(view, check_budget, &c);
+    return c.ok;
 }

@@ -26,7 +26,7 @@
  * the linker gathers the pointers into one array, which stow_registry_each()
  * walks. On the host, gcc's and clang's linkers name its ends
  * __start_stow_registry and __stop_stow_registry by themselves (and keep the
- * section under --gc-sections because report.c refers to them); a firmware's
+ * section under --gc-sections while the program reads the registry); a firmware's
  * script INCLUDEs linker/stow_registry.ld inside its read-only output section
  * (see that file), which KEEPs the entries and defines the same two symbols. A
  * script that does not include it still works with GNU ld, which places the
@@ -129,23 +129,105 @@ extern const stow_registry_kind_t stow_registry_kind_slotmap;
 extern const stow_registry_kind_t stow_registry_kind_packed;
 extern const stow_registry_kind_t stow_registry_kind_heap;
 
+/* ---- private: where the registry's arrays are --------------------------------
+ * The linker gathers the DEFINEs' entries and the budgets into two arrays and
+ * names their ends (see above). Only code that reads the registry refers to
+ * those names: the calls below are inline and hand the library the arrays'
+ * bounds, so that the library itself needs no linker-defined symbol and a
+ * firmware that never asks for a report refers to none. The names are declared
+ * weak: a program without a single DEFINE (or budget) has no such section, and
+ * then both ends are NULL, an empty array. */
+typedef struct {
+    const stow_registry_entry_t *const *entries;
+    const stow_registry_entry_t *const *entries_end;
+    const stow_budget_t *const *budgets;
+    const stow_budget_t *const *budgets_end;
+} stow__registry_view_t;
+
+#if defined(__GNUC__) && defined(__ELF__) && STOW_REGISTRY
+#define STOW__REGISTRY 1
+#else
+#define STOW__REGISTRY 0
+#endif
+#if STOW__REGISTRY
+/* Reserved names, reached through their link names rather than spelled in C. */
+#define STOW__LINK_NAME(sym) __asm__(STOW__STR(__USER_LABEL_PREFIX__) #sym)
+extern const stow_registry_entry_t *const stow__registry_start[] STOW__LINK_NAME(
+    __start_stow_registry) __attribute__((weak));
+extern const stow_registry_entry_t *const stow__registry_stop[] STOW__LINK_NAME(
+    __stop_stow_registry) __attribute__((weak));
+extern const stow_budget_t *const stow__budgets_start[] STOW__LINK_NAME(__start_stow_budgets)
+    __attribute__((weak));
+extern const stow_budget_t *const stow__budgets_stop[] STOW__LINK_NAME(__stop_stow_budgets)
+    __attribute__((weak));
+#endif
+
+static inline stow__registry_view_t stow__registry_view(void)
+{
+    stow__registry_view_t v;
+    v.entries = STOW__NULL;
+    v.entries_end = STOW__NULL;
+    v.budgets = STOW__NULL;
+    v.budgets_end = STOW__NULL;
+#if STOW__REGISTRY
+    if (stow__registry_start != STOW__NULL && stow__registry_stop != STOW__NULL) {
+        v.entries = stow__registry_start;
+        v.entries_end = stow__registry_stop;
+    }
+    if (stow__budgets_start != STOW__NULL && stow__budgets_stop != STOW__NULL) {
+        v.budgets = stow__budgets_start;
+        v.budgets_end = stow__budgets_stop;
+    }
+#endif
+    return v;
+}
+
+/* The library's side of the calls below: each takes the arrays' bounds. */
+void stow__registry_each(const stow__registry_view_t *view,
+                         void (*fn)(const stow_registry_entry_t *entry, void *ctx), void *ctx);
+void stow__budget_each(const stow__registry_view_t *view,
+                       void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx);
+void stow__registry_add(const stow__registry_view_t *view, stow_registry_entry_t *entry,
+                        const stow_registry_kind_t *kind, const void *container,
+                        const char *name, const char *subsystem, size_t storage);
+bool stow__report_to(const stow__registry_view_t *view, bool csv,
+                     void (*write)(void *ctx, const char *text, size_t len), void *ctx);
+bool stow__report(const stow__registry_view_t *view, bool csv);
+bool stow__budget_check(const stow__registry_view_t *view);
+
+/* ---- the registry and the report ------------------------------------------------
+ * Each call is inline: it finds the arrays and calls the library. */
+
 /* Calls fn(entry, ctx) for every registered container: the DEFINE'd ones in link
  * order, then the added ones, newest first. fn must not add entries. O(entries).
  * Contract violation: fn is NULL. */
-void stow_registry_each(void (*fn)(const stow_registry_entry_t *entry, void *ctx), void *ctx);
+static inline void stow_registry_each(void (*fn)(const stow_registry_entry_t *entry, void *ctx),
+                                      void *ctx)
+{
+    stow__registry_view_t v = stow__registry_view();
+    stow__registry_each(&v, fn, ctx);
+}
 
 /* Calls fn(budget, ctx) for every STOW_BUDGET in the program. O(budgets).
  * Contract violation: fn is NULL. */
-void stow_budget_each(void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx);
+static inline void stow_budget_each(void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx)
+{
+    stow__registry_view_t v = stow__registry_view();
+    stow__budget_each(&v, fn, ctx);
+}
 
 /* Links entry into the registry, filled with the other arguments (subsystem NULL
  * or "" for none). entry must live as long as the program (a static); name and
  * subsystem too. Does nothing when entry, or an entry for the same container, is
  * in the registry already (so a container init'ed again is listed once). O(entries).
  * Not ISR-safe. Contract violation: entry, kind, container or name is NULL. */
-void stow_registry_add(stow_registry_entry_t *entry, const stow_registry_kind_t *kind,
-                       const void *container, const char *name, const char *subsystem,
-                       size_t storage);
+static inline void stow_registry_add(stow_registry_entry_t *entry,
+                                     const stow_registry_kind_t *kind, const void *container,
+                                     const char *name, const char *subsystem, size_t storage)
+{
+    stow__registry_view_t v = stow__registry_view();
+    stow__registry_add(&v, entry, kind, container, name, subsystem, storage);
+}
 
 /* STOW_REGISTER(kind, container, "name", storage_bytes): stow_registry_add() with
  * a static entry of its own, for a container set up with init; kind is arena,
@@ -165,20 +247,37 @@ void stow_registry_add(stow_registry_entry_t *entry, const stow_registry_kind_t 
  * containers of no subsystem under the name ""), then budgets that no container
  * names. Returns true when every container's check() passed and no subsystem is
  * over its budget. O(entries * (entries + budgets) + the checks). Not ISR-safe. */
-bool stow_report(void);
-bool stow_report_csv(void);
+static inline bool stow_report(void)
+{
+    stow__registry_view_t v = stow__registry_view();
+    return stow__report(&v, false);
+}
+static inline bool stow_report_csv(void)
+{
+    stow__registry_view_t v = stow__registry_view();
+    return stow__report(&v, true);
+}
 
 /* The same, written through write(ctx, text, len) instead of the port (a log
  * buffer, a second UART), as CSV when csv is true. Contract violation: write is
  * NULL (returns false, writes nothing). */
-bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t len), void *ctx);
+static inline bool stow_report_to(bool csv, void (*write)(void *ctx, const char *text, size_t len),
+                                  void *ctx)
+{
+    stow__registry_view_t v = stow__registry_view();
+    return stow__report_to(&v, csv, write, ctx);
+}
 
 /* For every subsystem with a STOW_BUDGET: sums its containers' storage and, for
  * each one over its budget, writes
  *   stow budget: subsystem audio is over its budget of 1024 bytes (storage 1536 bytes)
  * Returns true when none is over. What a host test asserts (the link does the
  * same check on Cortex-M and RISC-V). O(entries * budgets). */
-bool stow_budget_check(void);
+static inline bool stow_budget_check(void)
+{
+    stow__registry_view_t v = stow__registry_view();
+    return stow__budget_check(&v);
+}
 
 /* Output, through stow_port_write: text up to its NUL; value in decimal,
  * right-aligned in width columns (0: as wide as it is). */
@@ -205,11 +304,6 @@ size_t stow_format_u(char *out, uint64_t value);
 #define STOW__SECTION_IN(prefix, subname, module, name)
 #endif
 
-#if defined(__GNUC__) && defined(__ELF__) && STOW_REGISTRY
-#define STOW__REGISTRY 1
-#else
-#define STOW__REGISTRY 0
-#endif
 #if STOW__REGISTRY
 /* A DEFINE's entry, after its container: a constant entry and, in the section
  * stow_registry, a pointer to it (pointers, not the entries themselves, so that

@@ -401,10 +401,10 @@ HOST_RESULTS += $(BUILD)/test/compile-fail/result $(BUILD)/test/compile-fail-cor
 # A program built with other layout options than the library must fail to link,
 # naming the option (config.h); with the same options it must link. With gcc for
 # the host and with arm-none-eabi-gcc for Cortex-M0, both with --gc-sections.
-$(BUILD)/test/config-guard/result: tests/config_guard.sh tests/config_guard/user.c $(LIB_DEPS) FORCE
+$(BUILD)/test/config-guard/result: tests/config_guard.sh tests/config_guard/user.c tests/stub_port.c $(LIB_DEPS) FORCE
 	@tests/config_guard.sh $(@D) $(CC_gcc) $(STD) $(WARN) -O2 $(INC) -ffunction-sections \
 	    -fdata-sections -Wl,--gc-sections
-$(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_guard/user.c $(LIB_DEPS) FORCE
+$(BUILD)/test/config-guard-cortex-m0/result: tests/config_guard.sh tests/config_guard/user.c tests/stub_port.c $(LIB_DEPS) FORCE
 	@LDLIBS=-lgcc tests/config_guard.sh $(@D) $(ARM_CC) $(STD) $(WARN) -O2 $(CM_FLAGS) \
 	    $(microbit_CFLAGS) $(INC) -nostdlib -Wl,--gc-sections -Wl,-e,main
 HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cortex-m0/result
@@ -413,7 +413,7 @@ HOST_RESULTS += $(BUILD)/test/config-guard/result $(BUILD)/test/config-guard-cor
 # containers stays a small executable (gcc, clang, g++, gcc -m32, STOW_SECTIONS=0),
 # and on Cortex-M4 and rv32imac a small flash image, with the toolchain's default
 # linker script and with stow's (tests/nobits.sh: readelf, nm, file sizes).
-$(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c $(LIB_DEPS) $(HOST_PORT) \
+$(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c tests/stub_port.c $(LIB_DEPS) $(HOST_PORT) \
         linker/cortex-m.ld linker/riscv.ld linker/stow.ld FORCE
 	@tests/run.sh nobits $(@D) tests/nobits.sh $(abspath $(@D))/work
 HOST_RESULTS += $(BUILD)/test/nobits/result

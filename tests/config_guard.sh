@@ -37,7 +37,7 @@ link() {
     shift 3
     echo "== $name: $*" >>"$dir/log"
     # shellcheck disable=SC2086 # LDLIBS holds several words
-    if "$cc" "$@" tests/config_guard/user.c "$dir/libstow.a" $LDLIBS -o "$dir/$name.out" >"$dir/$name.txt" 2>&1; then
+    if "$cc" "$@" tests/config_guard/user.c tests/stub_port.c "$dir/libstow.a" $LDLIBS -o "$dir/$name.out" >"$dir/$name.txt" 2>&1; then
         got=ok
     else
         got=fail

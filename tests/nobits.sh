@@ -118,9 +118,9 @@ metal() {
     obj=$dir/$name.o
     elf=$dir/$name.elf
     # shellcheck disable=SC2086 # script holds several words
-    if ! "${prefix}gcc" $C_WARN -O2 "$@" -DBIG_KIB=512u -DNOBITS_STUB_PORT -I"$root/lib/include" \
+    if ! "${prefix}gcc" $C_WARN -O2 "$@" -DBIG_KIB=512u -I"$root/lib/include" \
             -c "$src" -o "$obj" >"$dir/$name.log" 2>&1 ||
-        ! "${prefix}gcc" "$@" -O2 -nostdlib -Wl,--gc-sections -Wl,-e,main $script "$obj" \
+        ! "${prefix}gcc" "$@" -O2 -nostdlib -Wl,--gc-sections -Wl,-e,main $script "$obj" "$root/tests/stub_port.c" \
             $(for f in "$root"/lib/src/*.c; do printf '%s ' "$f"; done) -I"$root/lib/include" \
             -lgcc -o "$elf" >>"$dir/$name.log" 2>&1 ||
         ! "${prefix}objcopy" -O binary "$elf" "$elf.bin" >>"$dir/$name.log" 2>&1; then

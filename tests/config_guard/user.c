@@ -4,8 +4,8 @@
  * GUARD_MODULE (1 arena, 2 pool, 3 genpool, 4 slotmap, 5 packed, 6 heap), made by its
  * DEFINE (GUARD_BY_INIT not defined: the call that uses it is not init) or by
  * its init function (GUARD_BY_INIT), so that each of the two ways into each
- * container is shown to carry the configuration check. The port's six
- * functions are stubs, so that the link needs nothing else. */
+ * container is shown to carry the configuration check. It is linked with
+ * tests/stub_port.c, so that the link needs nothing else. */
 #include "stow/stow.h"
 
 #ifndef GUARD_MODULE
@@ -59,32 +59,6 @@ static stow_heap_t guarded;
 #define USE() stow_heap_init(&guarded, buf, sizeof buf)
 #endif
 #endif
-
-void stow_port_assert_failed(const char *expr, const char *file, int line)
-{
-    (void)expr;
-    (void)file;
-    (void)line;
-}
-uint32_t stow_port_cycles(void) { return 0u; }
-void stow_port_write(const char *text, size_t len)
-{
-    (void)text;
-    (void)len;
-}
-void stow_port_exit(int status) { (void)status; }
-uint32_t stow_port_critical_enter(void) { return 0u; }
-void stow_port_critical_exit(uint32_t state) { (void)state; }
-uint32_t stow_port_lock(uint32_t *word)
-{
-    (void)word;
-    return 0u;
-}
-void stow_port_unlock(uint32_t *word, uint32_t state)
-{
-    (void)word;
-    (void)state;
-}
 
 int main(void);
 int main(void)

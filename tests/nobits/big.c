@@ -3,8 +3,7 @@
  * tests/nobits.sh as C and as C++, for the host and for bare metal. Their
  * storage (3 x BIG_KIB KiB, and about 1 MiB more) must take no room in the
  * executable or the flash image: NOBITS, with or without a linker script that
- * knows stow's sections. NOBITS_STUB_PORT: the six port functions as stubs, for a -nostdlib
- * link that needs nothing else. */
+ * knows stow's sections. The bare-metal builds link tests/stub_port.c with it. */
 #include "stow/stow.h"
 
 #ifndef BIG_KIB
@@ -19,40 +18,6 @@ STOW_POOL_DEFINE(big_pool, uint64_t, BIG_BYTES / 8u);
 STOW_GENPOOL_DEFINE(big_genpool, uint64_t, BIG_HANDLED);
 STOW_SLOTMAP_DEFINE(big_slotmap, uint64_t, BIG_HANDLED);
 STOW_PACKED_DEFINE(big_packed, uint64_t, BIG_BYTES / 8u);
-
-#ifdef NOBITS_STUB_PORT
-#ifdef __cplusplus
-extern "C" {
-#endif
-void stow_port_assert_failed(const char *expr, const char *file, int line)
-{
-    (void)expr;
-    (void)file;
-    (void)line;
-}
-uint32_t stow_port_cycles(void) { return 0u; }
-void stow_port_write(const char *text, size_t len)
-{
-    (void)text;
-    (void)len;
-}
-void stow_port_exit(int status) { (void)status; }
-uint32_t stow_port_critical_enter(void) { return 0u; }
-void stow_port_critical_exit(uint32_t state) { (void)state; }
-uint32_t stow_port_lock(uint32_t *word)
-{
-    (void)word;
-    return 0u;
-}
-void stow_port_unlock(uint32_t *word, uint32_t state)
-{
-    (void)word;
-    (void)state;
-}
-#ifdef __cplusplus
-}
-#endif
-#endif
 
 int main(void);
 int main(void)

@@ -286,15 +286,22 @@ $(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-wrap,$(CC_gcc),$(GEN4)))
 $(eval $(call HOST_TEST,host-gcc-O2-L1-gen4-retire,$(CC_gcc),$(GEN4) \
     -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 
+# A board image's suite list, $(1)/suites.h, for the suites $(2) (empty: all),
+# and those suites' files.
+define IMAGE_SUITES
+$(1)/suites.h: $(BUILD)/gen/suites.h
+	@mkdir -p $$(@D)
+	@printf 'STOW_TEST_SUITE(%s)\n' $(or $(2),$(SUITES)) >$$@
+endef
+SUITE_SRC = $(patsubst %,tests/test_%.c,$(or $(1),$(SUITES)))
+
 BOARD_RESULTS :=
 # $(1) board, $(2) optimisation, $(3) check level, $(4) extra flags, $(5) their
 # part of the name, $(6) the suites it runs (default: all). The harness brings its
 # own assert hook (recording, returning). An image given $(6) includes a suites.h of
 # its own, written next to it, ahead of the one for every suite.
 define BOARD_TEST
-$(BUILD)/test/$(1)-$(2)$(5)-L$(3)/suites.h: $(BUILD)/gen/suites.h
-	@mkdir -p $$(@D)
-	@printf 'STOW_TEST_SUITE(%s)\n' $(or $(6),$(SUITES)) >$$@
+$(call IMAGE_SUITES,$(BUILD)/test/$(1)-$(2)$(5)-L$(3),$(6))
 $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/tests.elf: $(TEST_DEPS) $(CM_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld \
         $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/suites.h
 	@mkdir -p $$(@D)
@@ -302,7 +309,7 @@ $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/tests.elf: $(TEST_DEPS) $(CM_PORT_DEPS) target
 	    -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
 	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) -I$$(@D) $(TEST_INC) $(CM_LINK) -Ltargets/$(1) \
 	    $(CM_SUPPORT) $(CM_PORT) $(LIB_SRC) tests/harness.c tests/main.c \
-	    $(patsubst %,tests/test_%.c,$(or $(6),$(SUITES))) -lgcc -o $$@
+	    $(call SUITE_SRC,$(6)) -lgcc -o $$@
 $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/result: $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/tests.elf FORCE
 	@tests/run.sh $(1)-$(2)$(5)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(QEMU) $($(1)_QEMU) $(QEMU_RUN) -kernel $$<
 BOARD_RESULTS += $(BUILD)/test/$(1)-$(2)$(5)-L$(3)/result
@@ -793,9 +800,7 @@ RV_BOARD_RESULTS :=
 # variant (or of a part), $(5) its compiler flags (instead of the board's), $(6) its
 # QEMU options, $(7) the suites it runs (default: all; see BOARD_TEST)
 define RV_BOARD_TEST
-$(BUILD)/test/$(1)$(4)-$(2)-L$(3)/suites.h: $(BUILD)/gen/suites.h
-	@mkdir -p $$(@D)
-	@printf 'STOW_TEST_SUITE(%s)\n' $(or $(7),$(SUITES)) >$$@
+$(call IMAGE_SUITES,$(BUILD)/test/$(1)$(4)-$(2)-L$(3),$(7))
 $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(RV_PORT_DEPS) targets/$(1)/board.mk targets/$(1)/memory.ld \
         $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/suites.h
 	@mkdir -p $$(@D)
@@ -803,7 +808,7 @@ $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf: $(TEST_DEPS) $(RV_PORT_DEPS) target
 	    -DSTOW_CHECK_LEVEL=$(3) -DSTOW_TEST_TARGET -DSTOW_TEST_DIRTY_SECTIONS -DSTOW_TEST_SCALE=5 \
 	    -DSTOW_TEST_RAM_KIB=$($(1)_RAM_KIB) -I$$(@D) $(TEST_INC) $(RV_LINK) -Ltargets/$(1) \
 	    $(RV_SUPPORT) $(LIB_SRC) tests/harness.c tests/main.c \
-	    $(patsubst %,tests/test_%.c,$(or $(7),$(SUITES))) -lgcc -o $$@
+	    $(call SUITE_SRC,$(7)) -lgcc -o $$@
 $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result: $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/tests.elf FORCE
 	@tests/run.sh $(1)$(4)-$(2)-L$(3) $$(@D) timeout $(QEMU_TIMEOUT) $(RV_QEMU) $($(1)_QEMU) $(6) $(QEMU_RUN) \
 	    -kernel $$<

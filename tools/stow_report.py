@@ -11,7 +11,10 @@ Reads the registry that every STOW_*_DEFINE puts in the image (stow/report.h):
 the array of pointers between __start_stow_registry and __stop_stow_registry,
 each to an entry of six pointer-sized words (name, subsystem, kind, container,
 storage, next), and the budgets between __start_stow_budgets and
-__stop_stow_budgets (subsystem, bytes). Symbols come from binutils' nm (the
+__stop_stow_budgets (subsystem, bytes), or the sections stow_registry and
+stow_budgets where no symbol names their ends (a host program that never reads
+the registry: its linker defines them only for code that refers to them).
+Symbols come from binutils' nm (the
 image's own: arm-none-eabi-nm, riscv64-unknown-elf-nm or nm, or --nm); the
 bytes behind them from the ELF file itself, with the relocations a
 position-independent executable applies at load time (RELATIVE ones) applied
@@ -126,21 +129,28 @@ def symbols(nm, path):
 
 
 def read_registry(elf, by_name, by_addr):
-    def array(start, stop):
-        if start not in by_name or stop not in by_name:
-            return []
-        a, b = by_name[start][0], by_name[stop][0]
+    def array(section):
+        start, stop = "__start_" + section, "__stop_" + section
+        if start in by_name and stop in by_name:
+            a, b = by_name[start][0], by_name[stop][0]
+        else:
+            # A host program that never reads the registry: the linker kept the
+            # section under its own name but defined no symbols for its ends.
+            s = elf.section(section)
+            if s is None:
+                return []
+            a, b = s[2], s[2] + s[4]
         return [p for p in (elf.word_at(x) for x in range(a, b, elf.word)) if p != 0]
 
     w = elf.word
     rows = []
-    for p in array("__start_stow_registry", "__stop_stow_registry"):
+    for p in array("stow_registry"):
         name, sub, kind, container, storage = (elf.word_at(p + i * w) for i in range(5))
         obj = by_addr.get(container, ("", 0))[1]
         rows.append({"name": elf.string_at(name), "kind": elf.string_at(elf.word_at(kind)),
                      "subsystem": elf.string_at(sub), "storage": storage, "object": obj})
     budgets = {}
-    for p in array("__start_stow_budgets", "__stop_stow_budgets"):
+    for p in array("stow_budgets"):
         budgets.setdefault(elf.string_at(elf.word_at(p)), elf.word_at(p + w))
     return rows, budgets
 

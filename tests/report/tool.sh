@@ -33,4 +33,18 @@ for image in "$@"; do
         rm -f /tmp/stow-tool-read.$$
     fi
 done
+# UNREAD: a host program with the five DEFINEs of tests/nobits/big.c that never
+# reads the registry, so that its linker names no ends of the section; the tool
+# must find the section by name.
+if [ -n "$UNREAD" ]; then
+    got=$(python3 tools/stow_report.py --csv "$UNREAD" | tail -n +2 | cut -d, -f1,2 | sort | tr '\n' ' ')
+    want="big_arena,arena big_genpool,genpool big_packed,packed big_pool,pool big_slotmap,slotmap "
+    if [ "$got" = "$want" ]; then
+        passed=$((passed + 1))
+        echo "ok   unread: the 5 containers of a program that never reads the registry"
+    else
+        failed=$((failed + 1))
+        echo "FAIL unread: read [$got], expected [$want]"
+    fi
+fi
 echo "$passed passed, $failed failed"

@@ -502,6 +502,7 @@ TEST(slotmap_dead_items_stay_until_refresh)
     CHECK(stow_slotmap_remove(&map_a, h[1])); /* h[4] (live) moves to 1 */
     CHECK_EQ(stow_slotmap_dead_count(&map_a), 1);
     CHECK(stow_slotmap_remove(&map_a, h[0])); /* h[3] (dead) moves to 0 */
+    CHECK_EQ(stow_slotmap_dead_count(&map_a), 1); /* a live item went: the count stays */
     CHECK_EQ(data[0], 13);
     CHECK(stow_slotmap_is_dead(&map_a, h[3]));
     CHECK_FALSE(stow_slotmap_is_dead(&map_a, h[4]));

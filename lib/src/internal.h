@@ -209,11 +209,22 @@ static inline void stow__copy_words(void *dst, const void *src, size_t n)
     } while (s != (const stow__word_t *)stop);
 }
 
-/* Zeroes n bytes at dst a word at a time: n a multiple of 4 and not 0, dst 4-aligned. */
+/* Zeroes n bytes at dst a word at a time: n a multiple of 4 and not 0, dst 4-aligned.
+ * 8 bytes at a time on 64-bit hosts when dst and n allow it, as copy_words. */
 static inline void stow__zero_words(void *dst, size_t n)
 {
     stow__word_t *d = (stow__word_t *)dst;
     stow__word_t *end = (stow__word_t *)(void *)((unsigned char *)dst + n);
+#if UINTPTR_MAX > UINT32_MAX
+    if ((((uintptr_t)dst | n) & 7u) == 0u) {
+        stow__dword_t *dd = (stow__dword_t *)dst;
+        do {
+            *dd++ = 0u;
+            STOW__OPAQUE(dd);
+        } while (dd != (stow__dword_t *)(void *)end);
+        return;
+    }
+#endif
     do {
         *d++ = 0u;
         STOW__OPAQUE(d);

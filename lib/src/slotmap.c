@@ -297,6 +297,16 @@ static inline uint32_t *sparse_of(uint32_t *sparse, uint32_t dense_word)
     return (uint32_t *)(void *)((unsigned char *)sparse + (uint32_t)(dense_word << 2));
 }
 
+/* The item at position last moves into pos (last itself: nothing to move), and
+ * last's memory goes back to the map. */
+static inline void move_last(const stow_slotmap_t *m, uint32_t pos, uint32_t last)
+{
+    size_t stride = m->stride;
+    unsigned char *tail = m->items + (size_t)last * stride;
+    move_item(m->items + (size_t)pos * stride, tail, stride);
+    stow__release(tail, stride);
+}
+
 bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
 {
     STOW__CHECK(m != NULL, "stow_slotmap_remove: map pointer is NULL", false);
@@ -313,21 +323,19 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     if (pos >= count) {
         return false;
     }
-    /* Swap-and-pop: the last item (possibly this one) moves into pos. */
+    /* Swap-and-pop: the last item (possibly this one) moves into pos, after the
+     * tables (fewer values live through the copy). */
     uint32_t last = count - 1u;
-    size_t stride = m->stride;
-    unsigned char *tail = m->items + (size_t)last * stride;
-    move_item(m->items + (size_t)pos * stride, tail, stride);
-    stow__release(tail, stride);
     uint32_t *dense = dense_table(m);
-    uint32_t gone = dense[pos];
+    /* The dead mark is only read when some item has one: dense[pos] is a
+     * random read (a cache miss in a large map), the write is not waited for. */
+    if (m->dead != 0u && (dense[pos] & DEAD) != 0u) {
+        m->dead--;
+    }
     uint32_t moved = dense[last];
     dense[pos] = moved;
     uint32_t shift = pos ^ last;
     *sparse_of(sparse, moved) ^= shift; /* its position goes from last to pos */
-    if ((gone & DEAD) != 0u) {
-        m->dead--;
-    }
     m->count = last;
     /* word ^ shift has index ^ last in its low bits; the carry out of the
      * addition is the generation running out. */
@@ -337,11 +345,13 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
         next += GEN_ONE;
 #else
         retire(m, index, last);
+        move_last(m, pos, last);
         return true;
 #endif
     }
     sparse[index] = next;
     dense[last] = index;
+    move_last(m, pos, last);
     return true;
 }
 

@@ -186,32 +186,37 @@ static void move_to(stow_arena_t *a, stow_arena_t *b)
 }
 
 /* The request does not fit the current block, or is of size 0: serve size 0 as
- * size 1, then find the first block from the current one on that has room. Out
+ * size 1, then find the first block from the current one on that has room (the
+ * current block only for size 0: anything else was found not to fit there). Out
  * of line, so that the fast path stays small. what: the report for a block
  * that no longer names a as its head. */
 static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask,
                                        const char *what)
 {
-    uintptr_t stop;
+    stow_arena_t *b = a->cur;
+    unsigned char *from = a->ptr;
     if (size == 0u) {
         size = 1u;
-        stop = fit_end(a->ptr, a->end, size, mask);
-        if (stop != 0u) {
-            return take(a, a->ptr, stop, size);
-        }
+    } else {
+        from = b->limit;
     }
-    for (stow_arena_t *b = a->cur->next; b != NULL; b = b->next) {
+    for (;;) {
+        uintptr_t stop = fit_end(from, b->limit, size, mask);
+        if (stop != 0u) {
+            move_to(a, b);
+            return take(a, from, stop, size);
+        }
+        b = b->next;
+        if (b == NULL) {
+            break;
+        }
 #if STOW_CHECK_LEVEL >= 1
         if (b->head != a) {
             stow_port_assert_failed(what, __FILE__, __LINE__);
             return NULL;
         }
 #endif
-        stop = fit_end(b->base, b->limit, size, mask);
-        if (stop != 0u) {
-            move_to(a, b);
-            return take(a, b->base, stop, size);
-        }
+        from = b->base;
     }
     (void)what;
     a->fails++;

@@ -55,7 +55,7 @@ LIB_DEPS := $(LIB_SRC) $(wildcard lib/include/stow/*.h) lib/src/internal.h
 MODULES := $(patsubst lib/src/%.c,%,$(LIB_SRC))
 SUITES := $(patsubst tests/test_%.c,%,$(sort $(wildcard tests/test_*.c)))
 TEST_SRC := tests/harness.c tests/main.c $(patsubst %,tests/test_%.c,$(SUITES))
-TEST_DEPS := $(TEST_SRC) tests/harness.h $(BUILD)/gen/suites.h $(LIB_DEPS) Makefile
+TEST_DEPS := $(TEST_SRC) tests/harness.h tests/xorshift.h $(BUILD)/gen/suites.h $(LIB_DEPS) Makefile
 HOST_PORT := port/host/port.c
 # The Cortex-M port: CM_PORT is the library port every firmware links (PRIMASK
 # critical sections, weak output and exit that discard and halt); CM_ASSERT the

@@ -3,6 +3,7 @@
  * records the call and returns, so violation tests run on every target without
  * setjmp, and each one can check that the container did not change. */
 #include "harness.h"
+#include "xorshift.h"
 
 static struct {
     uint32_t passed, failed;
@@ -172,15 +173,7 @@ NO_ASAN void stow_test_poke(void *p, unsigned char value) { *(volatile unsigned 
 
 void stow_test_seed(uint32_t seed) { run.rand_state = seed != 0u ? seed : 2463534242u; }
 
-uint32_t stow_test_rand(void)
-{
-    uint32_t x = run.rand_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    run.rand_state = x;
-    return x;
-}
+uint32_t stow_test_rand(void) { return stow_test_xorshift(&run.rand_state); }
 
 uint32_t stow_test_rand_below(uint32_t n)
 {

@@ -32,6 +32,7 @@
 #include "stow/pool.h"
 #include "stow/port.h"
 #include "stow/report.h"
+#include "../xorshift.h"
 
 #ifdef STRESS_PLAIN
 #define POOL_ALLOC stow_pool_alloc
@@ -92,16 +93,6 @@ struct holder {
 };
 static struct holder main_side = {{NULL}, 0u, 0u, 0x2545F491u, MAIN};
 static struct holder isr_side = {{NULL}, 0u, 0u, 0x9E3779B9u, HANDLER};
-
-static uint32_t next_rand(uint32_t *state)
-{
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *state = x;
-    return x;
-}
 
 static void fail(const char *what)
 {
@@ -211,7 +202,7 @@ static void give(struct holder *h, uint32_t k)
  * (about 60% of max on average). */
 static void step(struct holder *h, uint32_t max)
 {
-    uint32_t r = next_rand(&h->rand);
+    uint32_t r = stow_test_xorshift(&h->rand);
     if (h->count != 0u && (r & 0xFFu) < 32u + 160u * h->count / max) {
         give(h, below(r, h->count));
     } else {
@@ -283,7 +274,7 @@ void SysTick_Handler(void)
 #endif
 {
     interrupts = interrupts + 1u;
-    uint32_t r = next_rand(&isr_side.rand);
+    uint32_t r = stow_test_xorshift(&isr_side.rand);
     timer_next(PERIOD_MIN + below(r, PERIOD_MAX - PERIOD_MIN + 1u));
     if (failure != NULL) {
         return; /* the pool is broken: stop using it, so that the report gets out */

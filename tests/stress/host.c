@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "stow/pool.h"
+#include "../xorshift.h"
 
 #ifdef STRESS_PLAIN
 #define POOL_ALLOC stow_pool_alloc
@@ -60,16 +61,6 @@ static void fail(const char *what)
     }
 }
 
-static uint32_t next_rand(uint32_t *state)
-{
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *state = x;
-    return x;
-}
-
 /* The block's index, or CAPACITY when b is not a block start of the pool. */
 static uint32_t index_of_block(const struct block *b)
 {
@@ -93,7 +84,7 @@ static void *hammer(void *arg)
     }
     for (uint32_t op = 0; op < OPS_PER_THREAD && atomic_load_explicit(&failures, memory_order_relaxed) == 0;
          op++) {
-        uint32_t r = next_rand(&rand);
+        uint32_t r = stow_test_xorshift(&rand);
         if (count != 0u && (r & 0xFFu) < 32u + 160u * count / HOLD) {
             uint32_t k = (r >> 8) % count;
             struct block *b = held[k];

@@ -20,7 +20,7 @@ STRESS_LEVEL_mps2-an386 := 2
 # MPS2, 16 MHz on the micro:bit) moves 0.5 to 0.8 ticks per instruction.
 STRESS_QEMU := -icount shift=5
 STRESS_SRC := lib/src/pool.c lib/src/pool_atomic.c lib/src/report.c
-STRESS_DEPS := tests/stress/board.c $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
+STRESS_DEPS := tests/stress/board.c tests/xorshift.h $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
 STRESS_RESULTS :=
 # $(1) board, $(2) check level, $(3) name suffix, $(4) extra flags
 define STRESS_IMAGE
@@ -85,7 +85,7 @@ test-stress: $(STRESS_RESULTS)
 
 # ---- host: tests/stress/host.c, six threads on one pool. $(1) name, $(2) compiler and
 # flags, $(3) runner (tests/m32.sh for -m32), $(4) its prerequisite
-STRESS_HOST_DEPS := tests/stress/host.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c tests/stress/rules.mk
+STRESS_HOST_DEPS := tests/stress/host.c tests/xorshift.h $(LIB_DEPS) $(HOST_PORT) port/host/assert.c tests/stress/rules.mk
 STRESS_TSAN := -O1 -g -fsanitize=thread
 STRESS_HOST_RESULTS :=
 define STRESS_HOST

@@ -13,7 +13,7 @@
 #                         sanitizer is what makes that half certain on every run.
 
 THREADS_SRC := tests/threads/threads.c
-THREADS_DEPS := $(THREADS_SRC) $(LIB_DEPS) $(HOST_PORT) port/host/assert.c tests/threads/rules.mk
+THREADS_DEPS := $(THREADS_SRC) tests/xorshift.h $(LIB_DEPS) $(HOST_PORT) port/host/assert.c tests/threads/rules.mk
 THREADS_TSAN := -O1 -g -fsanitize=thread -DTHREADS_OPS=20000 -DSTOW_CHECK_LEVEL=2
 
 # $(1) output, $(2) flags

@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "stow/stow.h"
+#include "../xorshift.h"
 
 #ifndef THREADS
 #define THREADS 4
@@ -73,16 +74,6 @@ static void fail(const char *what, unsigned a, unsigned b)
             fail(#cond, (unsigned)(a), (unsigned)(b)); \
         }                                  \
     } while (0)
-
-static uint32_t next_random(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *s = x;
-    return x;
-}
 
 /* Sleeps rather than spins where a test waits on purpose, so that the
  * waiting costs `make test` wall time only, not the other jobs' cores. */
@@ -172,7 +163,7 @@ static void *heap_worker(void *arg)
     struct block *live = heap_live[me];
     start_gate();
     for (unsigned op = 0u; op < THREADS_OPS; op++) {
-        uint32_t r = next_random(&seed);
+        uint32_t r = stow_test_xorshift(&seed);
         struct block *b = &live[r % HEAP_SLOTS];
         size_t size = 1u + (r >> 8) % 300u;
         unsigned char tag = (unsigned char)(me * 60u + 1u + op % 60u);
@@ -302,7 +293,7 @@ static void *items_worker(void *arg, bool slotmap)
     uint32_t seq = 0u;
     start_gate();
     for (unsigned op = 0u; op < THREADS_OPS; op++) {
-        uint32_t r = next_random(&seed);
+        uint32_t r = stow_test_xorshift(&seed);
         struct held *slot = &held[r % ITEM_SLOTS];
         if ((r & 0x300u) == 0u) {
             read_foreign(me, r >> 10, slotmap);

@@ -339,6 +339,18 @@ static STOW__NOINLINE void took_fresh(const stow_pool_t *p, const unsigned char 
 /* ---- alloc ------------------------------------------------------------------- */
 
 #if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_EXCLUSIVE || STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+/* The never-used block b, which the caller just took off the bump pointer, goes
+ * out (level 2: its bit set, its poison checked). */
+static inline void *hand_out_fresh(stow_pool_t *p, unsigned char *b)
+{
+#if STOW_CHECK_LEVEL >= 2
+    bit_set(p, index_of(p, b));
+    took_fresh(p, b);
+#endif
+    stow__acquire(b, p->stride);
+    return b;
+}
+
 /* After a pop took b (bad: its link failed the level-2 test and the rest of the
  * list was dropped): the count, and at level 2 the bitmap and the reports. */
 static inline void popped(stow_pool_t *p, unsigned char *b, bool bad)
@@ -400,12 +412,7 @@ static STOW__NOINLINE void *alloc_fresh(stow_pool_t *p)
             return NULL;
         }
         if (sc_ptr(&p->bump, b + p->stride) == 0u) {
-#if STOW_CHECK_LEVEL >= 2
-            bit_set(p, index_of(p, b));
-            took_fresh(p, b);
-#endif
-            stow__acquire(b, p->stride);
-            return b;
+            return hand_out_fresh(p, b);
         }
     }
 }
@@ -451,12 +458,7 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
         while (b != p->end) {
             if (atomic_compare_exchange_weak_explicit(bump, &b, b + p->stride, memory_order_relaxed,
                                                       memory_order_relaxed)) {
-#if STOW_CHECK_LEVEL >= 2
-                bit_set(p, index_of(p, b));
-                took_fresh(p, b);
-#endif
-                stow__acquire(b, p->stride);
-                return b;
+                return hand_out_fresh(p, b);
             }
         }
         /* bump is at end for good (until reset): full if the list is empty now. */

@@ -41,9 +41,6 @@ typedef struct {
 static walk_t walk_begin(const stow__registry_view_t *view)
 {
     walk_t w = {view->entries, view->entries_end, added};
-    if (w.at == NULL || w.stop == NULL) {
-        w.at = w.stop = NULL;
-    }
     return w;
 }
 
@@ -76,12 +73,7 @@ void stow__budget_each(const stow__registry_view_t *view,
                        void (*fn)(const stow_budget_t *budget, void *ctx), void *ctx)
 {
     STOW__CHECK_VOID(fn != NULL, "stow_budget_each: fn is NULL");
-    const stow_budget_t *const *b = view->budgets;
-    const stow_budget_t *const *stop = view->budgets_end;
-    if (b == NULL || stop == NULL) {
-        return;
-    }
-    for (; b != stop; b++) {
+    for (const stow_budget_t *const *b = view->budgets; b != view->budgets_end; b++) {
         if (*b != NULL) {
             fn(*b, ctx);
         }

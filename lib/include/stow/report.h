@@ -137,7 +137,7 @@ extern const stow_registry_kind_t stow_registry_kind_heap;
  * firmware that never asks for a report refers to none. The names are declared
  * weak: a program without a single DEFINE (or budget) has no such section, and
  * then both ends are NULL, an empty array. */
-typedef struct {
+typedef struct { /* each array: both ends, or both NULL */
     const stow_registry_entry_t *const *entries;
     const stow_registry_entry_t *const *entries_end;
     const stow_budget_t *const *budgets;

@@ -512,7 +512,9 @@ static inline bool stow__genpool_walk_item(stow_genpool_walk_t *w)
     while (w->left != 0u) {
 #if STOW__GENPOOL_WALK < 2
 #if STOW__GENPOOL_WALK == 1
-        if ((w->left & 1u) == 0u) {
+        /* Out of line: a live slot then costs one taken branch, where a skip
+         * around the gap code cost two (x86-64: 10% of a dense walk). */
+        if (__builtin_expect((w->left & 1u) == 0u, 0)) {
             uint32_t gap = STOW__CAST(uint32_t, __builtin_ctz(w->left));
             w->left >>= gap;
             w->base += gap * w->stride;

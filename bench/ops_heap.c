@@ -204,9 +204,10 @@ void stow_bench_heap(void)
     size_t lf0 = stow_heap_largest_free(&heap);
     for (uint32_t k = 0; k < WORST; k++) {
         size_t lf = stow_heap_largest_free(&heap);
-        void *p = must(each_alloc_worst(&heap, lf - 64u), "alloc refused (worst path)");
+        /* level 2's size word: a request that leaves exactly a 64-byte block */
+        void *p = must(each_alloc_worst(&heap, lf - 64u - STOW__HEAP_TAIL), "alloc refused (worst path)");
         stow_bench_each_add(&st_alloc_worst, stow_bench_each_ticks, e_alloc);
-        if (stow_heap_largest_free(&heap) != 64u - STOW_HEAP_OVERHEAD) {
+        if (stow_heap_largest_free(&heap) != 64u - STOW_HEAP_OVERHEAD - STOW__HEAP_TAIL) {
             stow_bench_fail("heap", "the worst alloc path did not split");
         }
         stow_heap_free(&heap, p);

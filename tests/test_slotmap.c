@@ -407,15 +407,34 @@ TEST(slotmap_alloc_zeroes_reused_memory)
     CHECK(stow_slotmap_check(&map_a));
 }
 
-/* Items of 1 to 8 words: 2 and 4 words are copied in one step, the others by the
- * word loop. Every word of every item is checked after inserts, a remove that
- * moves the last item into the hole, a refresh that slides survivors down and a
- * read_isr, so that a copy that drops or repeats a word is caught. */
+/* Items of 1 to 10 words: 4 words are moved in one step, 5 to 8 words as two
+ * overlapping 16-byte blocks, the others by the word loop. Every word of every
+ * item is checked after inserts, a remove that moves the last item into the
+ * hole, a refresh that slides survivors down and a read_isr, so that a copy that
+ * drops or repeats a word is caught; then alloc must zero every word of a
+ * position that held an item, and no word of its neighbour. */
+static void check_items_2_and_3(stow_handle_t const h[4], uint32_t words)
+{
+    uint32_t src[10];
+    uint32_t out[10];
+    size_t size = words * sizeof(uint32_t);
+    for (uint32_t k = 2; k < 4u; k++) {
+        for (uint32_t j = 0; j < words; j++) {
+            src[j] = 0x1000u * words + 16u * k + j + 1u;
+        }
+        const uint32_t *item = (const uint32_t *)stow_slotmap_get(&map_a, h[k]);
+        CHECK_NOT_NULL(item);
+        CHECK_BYTES_EQ(item, src, size);
+        stow_test_fill(out, 0u, sizeof out);
+        CHECK(stow_slotmap_read_isr(&map_a, h[k], out));
+        CHECK_BYTES_EQ(out, src, size);
+    }
+}
+
 TEST(slotmap_copies_every_word_of_items_of_each_size)
 {
-    uint32_t src[8];
-    uint32_t out[8];
-    for (uint32_t words = 1u; words <= 8u; words++) {
+    uint32_t src[10];
+    for (uint32_t words = 1u; words <= 10u; words++) {
         size_t size = words * sizeof(uint32_t);
         CHECK(stow_slotmap_init(&map_a, walk_buf, sizeof walk_buf, size, 4, 4));
         stow_handle_t h[4];
@@ -428,17 +447,14 @@ TEST(slotmap_copies_every_word_of_items_of_each_size)
         CHECK(stow_slotmap_remove(&map_a, h[0]));     /* item 3 moves to position 0 */
         CHECK(stow_slotmap_mark_dead(&map_a, h[1]));
         CHECK_EQ(stow_slotmap_refresh(&map_a, NULL, NULL), 1u); /* item 2 slides down */
-        for (uint32_t k = 2; k < 4u; k++) {
-            for (uint32_t j = 0; j < words; j++) {
-                src[j] = 0x1000u * words + 16u * k + j + 1u;
-            }
-            const uint32_t *item = (const uint32_t *)stow_slotmap_get(&map_a, h[k]);
-            CHECK_NOT_NULL(item);
-            CHECK_BYTES_EQ(item, src, size);
-            stow_test_fill(out, 0u, sizeof out);
-            CHECK(stow_slotmap_read_isr(&map_a, h[k], out));
-            CHECK_BYTES_EQ(out, src, size);
+        CHECK_CALL(check_items_2_and_3(h, words));
+        stow_handle_t z;
+        const uint32_t *fresh = (const uint32_t *)stow_slotmap_alloc(&map_a, &z); /* position 2 */
+        CHECK_NOT_NULL(fresh);
+        for (uint32_t j = 0; j < words; j++) {
+            CHECK_EQ(fresh[j], 0u);
         }
+        CHECK_CALL(check_items_2_and_3(h, words));
         CHECK(stow_slotmap_check(&map_a));
     }
 }

@@ -62,12 +62,21 @@ static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t 
     }
 }
 
+/* Items of 20, 24, 28 or 32 bytes (a particle, two vectors) go as two 16-byte
+ * blocks, the first and the last 16 bytes, which overlap below 32: no loop, and
+ * one LDM/STM or vector move per block. */
+static inline bool is_two_blocks(size_t n) { return ((n - 20u) & ~(size_t)12u) == 0u; }
+
 /* Moves one item to another position: both 4-aligned when the stride is. A
- * 16-byte stride is tested first, since that test is its alignment test too. */
+ * 16-byte stride is tested first, then two blocks: each test is its alignment
+ * test too. */
 static inline void move_item(unsigned char *dst, const unsigned char *src, size_t stride)
 {
     if (stride == 16u) {
         stow__copy_words(dst, src, 16u);
+    } else if (is_two_blocks(stride)) {
+        stow__copy_words(dst, src, 16u);
+        stow__copy_words(dst + stride - 16u, src + stride - 16u, 16u);
     } else if ((stride & 3u) == 0u) {
         stow__copy_words(dst, src, stride);
     } else {
@@ -75,9 +84,24 @@ static inline void move_item(unsigned char *dst, const unsigned char *src, size_
     }
 }
 
+/* Zeroes the 16 bytes at dst, which is 4-aligned. */
+static inline void zero_16(unsigned char *dst)
+{
+    stow__word_t *d = (stow__word_t *)(void *)dst;
+    d[0] = 0u;
+    d[1] = 0u;
+    d[2] = 0u;
+    d[3] = 0u;
+}
+
 static inline void zero_item(unsigned char *dst, size_t n)
 {
-    if ((n & 3u) == 0u) {
+    if (n == 16u) {
+        zero_16(dst);
+    } else if (is_two_blocks(n)) {
+        zero_16(dst);
+        zero_16(dst + n - 16u);
+    } else if ((n & 3u) == 0u) {
         stow__zero_words(dst, n);
     } else {
         stow__fill(dst, 0u, n);
@@ -324,8 +348,20 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
         return false;
     }
     /* Swap-and-pop: the last item (possibly this one) moves into pos, after the
-     * tables (fewer values live through the copy). */
+     * tables (fewer values live through the copy). First index is parked at
+     * last with the next generation, so that word dies early (saves registers):
+     * word ^ shift has index ^ last in its low bits, and the carry out of the
+     * addition is the generation running out. When pos == last, moved is index
+     * and shift 0, so the later XOR leaves that word as it is. */
     uint32_t last = count - 1u;
+    uint32_t shift = pos ^ last;
+    uint32_t next = (word ^ shift) + GEN_ONE;
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+    if (next < GEN_ONE) {
+        next += GEN_ONE;
+    }
+#endif
+    sparse[index] = next;
     uint32_t *dense = dense_table(m);
     /* The dead mark is only read when some item has one: dense[pos] is a
      * random read (a cache miss in a large map), the write is not waited for. */
@@ -334,23 +370,14 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     }
     uint32_t moved = dense[last];
     dense[pos] = moved;
-    uint32_t shift = pos ^ last;
+    dense[last] = index; /* last: drops the mark of a removed last item */
     *sparse_of(sparse, moved) ^= shift; /* its position goes from last to pos */
     m->count = last;
-    /* word ^ shift has index ^ last in its low bits; the carry out of the
-     * addition is the generation running out. */
-    uint32_t next = (word ^ shift) + GEN_ONE;
+#if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
     if (next < GEN_ONE) {
-#if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
-        next += GEN_ONE;
-#else
         retire(m, index, last);
-        move_last(m, pos, last);
-        return true;
-#endif
     }
-    sparse[index] = next;
-    dense[last] = index;
+#endif
     move_last(m, pos, last);
     return true;
 }
@@ -423,13 +450,11 @@ uint32_t stow_slotmap_dead_count(const stow_slotmap_t *m)
     return m->dead;
 }
 
-uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, void *ctx),
-                              void *ctx)
+/* refresh() once something is marked dead: out of line, so that the common
+ * case, nothing dead, saves no registers. */
+static STOW__NOINLINE uint32_t destroy_dead(stow_slotmap_t *m,
+                                            void (*on_destroy)(void *item, void *ctx), void *ctx)
 {
-    STOW__CHECK(m != NULL, "stow_slotmap_refresh: map pointer is NULL", 0u);
-    if (m->dead == 0u) {
-        return 0u;
-    }
     uint32_t count = m->count;
     uint32_t *dense = dense_table(m);
     uint32_t *sparse = sparse_table(m);
@@ -464,6 +489,16 @@ uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, 
         free_index_at(m, pos);
     }
     return count - w;
+}
+
+uint32_t stow_slotmap_refresh(stow_slotmap_t *m, void (*on_destroy)(void *item, void *ctx),
+                              void *ctx)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_refresh: map pointer is NULL", 0u);
+    if (m->dead == 0u) {
+        return 0u;
+    }
+    return destroy_dead(m, on_destroy, ctx);
 }
 
 uint32_t stow_slotmap_retired(const stow_slotmap_t *m)

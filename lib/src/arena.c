@@ -7,12 +7,15 @@
  * struct, the free room [ptr, end) of that block. Blocks before cur are full,
  * blocks after it are empty, so no other block needs a position of its own: a
  * mark is (block, ptr), and used is the sum of the blocks before cur plus
- * ptr - cur->base.
+ * ptr - cur->base. The head keeps that sum, done, so that used and reset need
+ * no walk: alloc adds the blocks it passes over, rewind sums those before the
+ * mark's block.
  *
  * Invariants (stow_arena_check tests each one):
  *   - every block of the chain has head == the arena at its start, and no cycle;
  *   - base <= limit in every block; cur is in the chain;
  *   - cur->base <= ptr <= end == cur->limit;
+ *   - done is the sum of limit - base over the blocks before cur;
  *   - level 2: in every block, the bytes from its free position (limit before
  *     cur, ptr in cur, base after cur) up to poison_end hold 0xDD.
  * peak is brought up to date only when used is about to fall (rewind, reset):
@@ -27,7 +30,7 @@
  * other arena. A head whose current block was initialised again (init cannot
  * know that the block it is given is chained: the object may hold anything
  * before init, so init reads nothing from it) finds cur->head == cur. The
- * calls that walk the chain anyway (rewind, reset, used, capacity, stats,
+ * calls that concern the whole chain (rewind, reset, used, capacity, stats,
  * chain, and alloc when it moves to a later block) also test the head of every
  * block they pass, so a re-initialised block anywhere in the chain is reported
  * by the head's next such call, before the head hands out or gives back any of
@@ -111,6 +114,7 @@ bool stow_arena_init(stow_arena_t *a, void *buf, size_t size)
     a->head = a;
     a->cur = a;
     a->peak = 0u;
+    a->done = 0u;
     a->fails = 0u;
     a->config = NULL;
 #if STOW_CHECK_LEVEL >= 2
@@ -171,9 +175,9 @@ static inline void *take(stow_arena_t *a, unsigned char *ptr, uintptr_t stop, si
     return p;
 }
 
-/* Makes b, a block after the current one, the current block; the blocks passed
- * over count as full. */
-static void move_to(stow_arena_t *a, stow_arena_t *b)
+/* Makes b, the current block or one after it, the current block; the blocks
+ * passed over count as full, and done is the bytes of the blocks before b. */
+static void move_to(stow_arena_t *a, stow_arena_t *b, size_t done)
 {
 #if STOW_CHECK_LEVEL >= 2
     for (stow_arena_t *x = a->cur; x != b; x = x->next) {
@@ -183,29 +187,30 @@ static void move_to(stow_arena_t *a, stow_arena_t *b)
     a->cur = b;
     a->ptr = b->base;
     a->end = b->limit;
+    a->done = done;
 }
 
 /* The request does not fit the current block, or is of size 0: serve size 0 as
  * size 1, then find the first block from the current one on that has room (the
- * current block only for size 0: anything else was found not to fit there). Out
- * of line, so that the fast path stays small. what: the report for a block
- * that no longer names a as its head. */
+ * current block is tried again for any size: one fit test in the loop costs
+ * less code than a second one for size 0). Out of line, so that the fast path
+ * stays small. what: the report for a block that no longer names a as its head. */
 static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask,
                                        const char *what)
 {
     stow_arena_t *b = a->cur;
     unsigned char *from = a->ptr;
+    size_t done = a->done;
     if (size == 0u) {
         size = 1u;
-    } else {
-        from = b->limit;
     }
     for (;;) {
         uintptr_t stop = fit_end(from, b->limit, size, mask);
         if (stop != 0u) {
-            move_to(a, b);
+            move_to(a, b, done);
             return take(a, from, stop, size);
         }
+        done += (size_t)(b->limit - b->base);
         b = b->next;
         if (b == NULL) {
             break;
@@ -300,13 +305,16 @@ stow_arena_mark_t stow_arena_mark(const stow_arena_t *a)
     return m;
 }
 
-static size_t used_of(const stow_arena_t *a)
+static size_t used_of(const stow_arena_t *a) { return a->done + (size_t)(a->ptr - a->cur->base); }
+
+/* The bytes of the blocks of a's chain before block. */
+static size_t bytes_before(const stow_arena_t *a, const stow_arena_t *block)
 {
-    size_t used = 0u;
-    for (const stow_arena_t *b = a; b != a->cur; b = b->next) {
-        used += (size_t)(b->limit - b->base);
+    size_t bytes = 0u;
+    for (const stow_arena_t *b = a; b != block; b = b->next) {
+        bytes += (size_t)(b->limit - b->base);
     }
-    return used + (size_t)(a->ptr - a->cur->base);
+    return bytes;
 }
 
 #if STOW_CHECK_LEVEL >= 1
@@ -354,6 +362,7 @@ static void move_back(stow_arena_t *a, stow_arena_mark_t mark)
 #if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     poison_given_back(a, mark);
 #endif
+    a->done = bytes_before(a, mark.block);
     a->cur = mark.block;
     a->ptr = mark.ptr;
     a->end = mark.block->limit;
@@ -468,15 +477,18 @@ bool stow_arena_check(const stow_arena_t *a)
      * block where its free room starts, so the level-2 poison test of a block
      * costs no walk of its own. */
     bool after_cur = false;
+    size_t before = 0u; /* bytes of the blocks before the current one */
     for (const stow_arena_t *b = a; b != NULL; b = b->next) {
         const unsigned char *from = b->limit;
         if (b == a->cur) {
-            if (a->ptr < b->base || a->ptr > a->end || a->end != b->limit) {
+            if (a->ptr < b->base || a->ptr > a->end || a->end != b->limit || a->done != before) {
                 return false;
             }
             from = a->ptr;
         } else if (after_cur) {
             from = b->base;
+        } else {
+            before += (size_t)(b->limit - b->base);
         }
         if (!block_is_sound(a, b, from)) {
             return false;

@@ -271,7 +271,7 @@ static FN inline bool starts_live(const stow_heap_t *h, const unsigned char *b)
 }
 /* True when p is the payload of a live block of h. A heap not laid out yet has
  * no live block. */
-static FN bool is_live(const stow_heap_t *h, const void *p)
+static FN inline bool is_live(const stow_heap_t *h, const void *p)
 {
     uintptr_t a = (uintptr_t)p;
     if (h->first == NULL || (a & (ALIGN - 1u)) != 0u || a < (uintptr_t)h->first + HEADER ||
@@ -442,15 +442,16 @@ static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned cha
 {
     unsigned char *next = b + size;
     size_t next_head = head_of(next);
-    if ((next_head & USED) == 0u) {
+    if ((next_head & USED) != 0u) {
+        set_head(next, next_head | PREV_FREE);
+    } else {
         unlink_free(bits, next, next_head);
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
-        size += next_head;
+        size += next_head; /* the block after next has PREV_FREE already */
     }
     link_free(h, bits, b, size);
-    set_head(b + size, head_of(b + size) | PREV_FREE);
     /* The header too: the tail a shrink gives back starts inside the caller's
      * block, and a stale pointer reaches its first words. */
     stow__poison(b, size);
@@ -488,8 +489,8 @@ static FN inline void free_block(stow_heap_t *h, unsigned char *b)
         size += prev_size;
     }
     release_forward(h, &bits, b, size);
-    h->classes_used = bits;
     h->used = used;
+    h->classes_used = bits;
 }
 
 /* ---- allocation -------------------------------------------------------------------------------- */

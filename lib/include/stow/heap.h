@@ -106,8 +106,8 @@
  * Measured by make bench, each call timed on its own, on Cortex-M4 at -O2 level
  * 0 with requests of 8-512 bytes and about 100 blocks live: alloc 47 instructions
  * on average and 63 at most (its longest path, the exact fit from the class
- * below), free 41 on average and 63 at most (both neighbours merged), realloc in
- * place 62 / 89, aligned alloc 114 / 130; calloc adds the zeroing and a moving
+ * below), free 41 on average and 60 at most (both neighbours merged), realloc in
+ * place 64 / 96, aligned alloc 113 / 129; calloc adds the zeroing and a moving
  * realloc the copy, a word at a time. Before its first use, a DEFINE'd heap has
  * not laid out its storage; the first call does (O(1) at level 0; at levels 1
  * and 2 it clears the bit map, capacity / (8 * STOW_HEAP_ALIGN) bytes, once),

@@ -1254,6 +1254,7 @@ template <size_t Bytes> class arena_base {
                  &arena_,
                  0u,
                  0u,
+                 0u,
 #if STOW_CHECK_LEVEL >= 2
                  mem_.bytes,
 #endif

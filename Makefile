@@ -737,11 +737,24 @@ $(BUILD)/bench/ops.md: $(BENCH_ROWS) $(BENCH_EACH_ROWS) bench/table.sh
 	@bench/table.sh $(BENCH_ROWS) $(BENCH_EACH_ROWS) >$@
 # Built like a user's program: the library as separate objects, no LTO.
 SHOWDOWN := $(BUILD)/bench/showdown-L$(SHOWDOWN_LEVEL)-R$(SHOWDOWN_RUNS)
+SHOWDOWN_CC = $(CC_gcc) $(STD) $(WARN) -O2 -DSTOW_CHECK_LEVEL=$(SHOWDOWN_LEVEL) -DSTOW_HANDLE_INDEX_BITS=20 \
+    $(INC) $(LIB_SRC) $(HOST_PORT) port/host/assert.c
 $(SHOWDOWN): bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
 	@mkdir -p $(@D)
-	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -DSTOW_CHECK_LEVEL=$(SHOWDOWN_LEVEL) -DSTOW_HANDLE_INDEX_BITS=20 \
-	    -DRUNS=$(SHOWDOWN_RUNS) \
-	    $(INC) $(LIB_SRC) $(HOST_PORT) port/host/assert.c bench/showdown.c -o $@ -lpthread
+	$(Q)$(SHOWDOWN_CC) -DRUNS=$(SHOWDOWN_RUNS) bench/showdown.c -o $@ -lpthread
+# make showdown-placement: the showdown (3 runs a median) with 0, 16, 32 and 48
+# bytes of code linked before showdown.c, which moves its loops against the CPU's
+# fetch blocks and nothing else: how much of a ratio is where the code fell.
+SHOWDOWN_PADS := 0 16 32 48
+$(BUILD)/bench/showdown-pad%: bench/showdown.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c Makefile
+	@mkdir -p $(@D)
+	@printf '\t.section .note.GNU-stack,"",@progbits\n\t.text\n\t.fill %s, 1, 0x90\n' $* >$@.s
+	$(Q)$(SHOWDOWN_CC) -DRUNS=3 $@.s bench/showdown.c -o $@ -lpthread
+.PHONY: showdown-placement
+showdown-placement: $(patsubst %,$(BUILD)/bench/showdown-pad%,$(SHOWDOWN_PADS))
+	@for pad in $(SHOWDOWN_PADS); do \
+	    echo "## $$pad bytes before showdown.c"; $(BUILD)/bench/showdown-pad$$pad | sed -n '/^Targets/,$$p'; \
+	done
 
 bench:
 	@$(MAKE) --no-print-directory tools-bench

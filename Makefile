@@ -10,6 +10,8 @@
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
 #                             the C / C++ instruction comparison (make bench-cxx)
+#   make showdown-placement   the showdown at four code placements (how much of a ratio
+#                             is where the linker put the loops)
 #   make report ELF=f.elf     the static RAM of every stow container and subsystem in an
 #                             image, from its registry (MARKDOWN=1: as Markdown)
 #   make size                 code size per module, core, optimisation and level, and what

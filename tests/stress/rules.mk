@@ -101,15 +101,18 @@ $(eval $(call STRESS_HOST,stress-host-gcc-L1,$(CC_gcc) -O2 -DSTOW_CHECK_LEVEL=1)
 $(eval $(call STRESS_HOST,stress-host-clang-tsan-L2,$(CC_clang) $(STRESS_TSAN) -DSTOW_CHECK_LEVEL=2))
 $(eval $(call STRESS_HOST,stress-host-gcc-m32-L0,$(CC_gcc) -m32 -O2 -DSTOW_CHECK_LEVEL=0,\
     tests/m32.sh $(M32_PROBE),$(M32_PROBE)))
-# The plain calls from six threads under ThreadSanitizer: must be reported.
+# The plain calls from six threads under ThreadSanitizer: must be reported, by a data race
+# report or by the test's own checks (on a loaded machine a torn update can reach the
+# owner check before ThreadSanitizer pairs the racing accesses).
 $(BUILD)/test/stress-host-tsan-plain/stress: $(STRESS_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(CC_clang) $(STD) $(WARN) $(STRESS_TSAN) -DSTOW_CHECK_LEVEL=1 -DSTRESS_PLAIN $(INC) $(LIB_SRC) \
 	    tests/stress/host.c $(HOST_PORT) port/host/assert.c -o $@ -lpthread
 $(BUILD)/test/stress-host-tsan-plain/result: $(BUILD)/test/stress-host-tsan-plain/stress FORCE
 	@status=0; TSAN_OPTIONS=halt_on_error=1 timeout 120 $< >$(@D)/log 2>&1 || status=$$?; \
-	if [ $$status -ne 0 ] && [ $$status -ne 124 ] && grep -q 'ThreadSanitizer: data race' $(@D)/log; then \
-	    echo "1 0" >$@; r="1 passed, 0 failed (the plain calls were reported as a data race)"; \
+	caught=$$(grep -m1 -E 'ThreadSanitizer: data race|^FAIL |^stow: ' $(@D)/log); \
+	if [ $$status -ne 0 ] && [ $$status -ne 124 ] && [ -n "$$caught" ]; then \
+	    echo "1 0" >$@; r="1 passed, 0 failed (the plain calls were caught: $$caught)"; \
 	else echo "0 1" >$@; r="0 passed, 1 failed (the plain calls went unreported, status $$status)"; \
 	    tail -n 8 $(@D)/log; fi; \
 	printf '%-34s %s\n' stress-host-tsan-plain "$$r"

@@ -7,7 +7,7 @@
 #                         broken build (-DTHREADS_BROKEN: the plain calls, one lock
 #                         word for every container, shared scratch arenas) under
 #                         ThreadSanitizer, which must fail every scenario: a data
-#                         race report or the test's own check. Without the sanitizer
+#                         race report, the test's own check or stow's. Without the sanitizer
 #                         the broken build fails only now and then (its corruption
 #                         depends on how the threads happen to interleave), so the
 #                         sanitizer is what makes that half certain on every run.

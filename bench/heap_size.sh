@@ -38,7 +38,10 @@ report)
         return w == "yes" ? "runs the trace" : w == "no" ? "REFUSED a request: the bound does not hold here" \
             : "not tried (larger than the replay'\''s storage)"
     }
-    function level_of(column) { split(column, lc, ", "); sub(/^stow L/, "level ", lc[1]); return lc[1] }
+    function level_of(column) {
+        split(column, lc, ", "); sub(/^stow L/, "level ", lc[1]); sub(/ bounded$/, ", bounded policy", lc[1])
+        return lc[1]
+    }
     /^@size\|/ {
         peak = $4; n++
         if ($5 == 0) {

@@ -55,9 +55,9 @@ sized_right() {
         "$replay-L$1" $fixtures/small.trace at $((s + k * 1024)) || return 1
     done
 }
-# at_level LEVEL: the report's lines for LEVEL
+# at_level LEVEL: the report's lines for LEVEL (either policy where the heap has two)
 at_level() {
-    awk -v l="level $1:" 'index($0, l) == 1 { on = 1; print; next } /^level / { on = 0 } on' "$dir/small.out"
+    awk -v l="$1" '/^level / { on = substr($0, 7, 1) == l } on' "$dir/small.out"
 }
 # macros LEVEL CC...: the macros' figures are the compiler's (CC... at LEVEL)
 # for the trace's figures, and a heap of each size ran the trace

@@ -32,12 +32,15 @@
  * (REPLAY_SIZE_ONLY: that alone, no timing). With REPLAY_HEAP4 the heap is
  * FreeRTOS's heap_4 (bench/heap4/), not stow's.
  *
- * The smallest heap, on both (STOW_BENCH_COLUMN names the heap and the core):
+ * The smallest heap, on both (the column names the heap and the core, as
+ * REPLAY_HEAP_NAME and REPLAY_CORE give them):
  *     @size|<name>|<column>|<peak requested>|<smallest heap>|<bisected>|
  *         <a larger size that failed, or 0>|<sizes above tried>|<storage>|<trials>
- * and for stow's heap what its sizing macros give for the trace's own figures
- * (struct replay_shape), and whether a heap of that size runs the trace (yes,
- * no, or untried when it is larger than the storage):
+ * (for a heap that has a bounded policy, stow_heap_init_bounded, a second line
+ * for it, the heap named "stow L<level> bounded") and for stow's heap what its
+ * sizing macros give for the trace's own figures (struct replay_shape), and
+ * whether a heap of that size runs the trace (on the bounded policy where there
+ * is one): yes, no, or untried when it is larger than the storage:
  *     @macro|<name>|<column>|<calls>|<live>|<largest>|<smallest>|
  *         <STOW_HEAP_BYTES_FOR(live, largest)>|<runs>|<..._FOR_MIN(live, largest, smallest)>|<runs>
  *
@@ -70,9 +73,14 @@
 #include "heap4/heap4.h"
 #endif
 
-#ifndef STOW_BENCH_COLUMN
-#define STOW_BENCH_COLUMN "?"
+/* The heap and the core, as the tables name them: "stow L1", "Cortex-M4 (QEMU)". */
+#ifndef REPLAY_HEAP_NAME
+#define REPLAY_HEAP_NAME "?"
 #endif
+#ifndef REPLAY_CORE
+#define REPLAY_CORE "?"
+#endif
+#define STOW_BENCH_COLUMN REPLAY_HEAP_NAME ", " REPLAY_CORE
 
 /* Each call timed: on the host, and in the target images but the search-only ones. */
 #if defined(STOW_REPLAY_TARGET) && defined(REPLAY_SIZE_ONLY)
@@ -213,7 +221,32 @@ static void print_fields(const uint64_t *v, size_t n)
     }
 }
 
+/* The @size line of h for t, searched on the first capacity bytes of the storage. */
+static void print_size(const struct replay_trace *t, const char *column, const struct replay_heap *h,
+                       size_t capacity, uint64_t peak)
+{
+    struct replay_size size;
+    replay_smallest(h, t, blocks, capacity, peak, &size);
+    print("@size|");
+    print(t->name);
+    print("|");
+    print(column);
+    const uint64_t found[] = {peak, size.bytes, size.bisected, size.larger_fail, size.above, capacity, size.trials};
+    print_fields(found, sizeof found / sizeof found[0]);
+    print("\n");
+}
+
 #ifndef REPLAY_HEAP4
+/* A heap with a second policy for which STOW_HEAP_BYTES_FOR is proven (its
+ * DEFINE is STOW_HEAP_DEFINE_BOUNDED) is searched under both, and the macro's
+ * sizes are tried on that one. */
+#ifdef STOW_HEAP_DEFINE_BOUNDED
+static bool heap_reset_bounded(size_t bytes) { return stow_heap_init_bounded(&heap, heap_storage, bytes); }
+static const struct replay_heap proven_heap = {heap_reset_bounded, replay_step_heap, heap_sound};
+#else
+#define proven_heap heap_under_test
+#endif
+
 /* Whether t runs on a heap of bytes, as a word for the @macro line; not tried
  * above limit. */
 static const char *macro_runs(const struct replay_trace *t, uint64_t bytes, size_t limit)
@@ -221,29 +254,23 @@ static const char *macro_runs(const struct replay_trace *t, uint64_t bytes, size
     if (bytes > limit) {
         return "untried";
     }
-    return replay_runs(&heap_under_test, t, blocks, (size_t)bytes, NULL) ? "yes" : "no";
+    return replay_runs(&proven_heap, t, blocks, (size_t)bytes, NULL) ? "yes" : "no";
 }
 #endif
 
-/* The @size line for t on the first capacity bytes of heap_storage, and for
- * stow's heap the @macro line, the macro's sizes tried up to try_limit bytes.
- * blocks and requested_of: t's tables. */
+/* The @size line(s) for t, and for stow's heap the @macro line, the macro's
+ * sizes tried up to try_limit bytes. blocks and requested_of: t's tables. */
 static void report_size(const struct replay_trace *t, size_t capacity, size_t try_limit)
 {
     struct replay_shape shape;
     replay_shape_of(t, requested_of, &shape);
-    struct replay_size size;
-    replay_smallest(&heap_under_test, t, blocks, capacity, shape.peak, &size);
-    print("@size|");
-    print(t->name);
-    print("|" STOW_BENCH_COLUMN);
-    const uint64_t found[] = {shape.peak, size.bytes, size.bisected, size.larger_fail, size.above, capacity,
-                              size.trials};
-    print_fields(found, sizeof found / sizeof found[0]);
-    print("\n");
+    print_size(t, STOW_BENCH_COLUMN, &heap_under_test, capacity, shape.peak);
 #ifdef REPLAY_HEAP4
     (void)try_limit;
 #else
+#ifdef STOW_HEAP_DEFINE_BOUNDED
+    print_size(t, REPLAY_HEAP_NAME " bounded, " REPLAY_CORE, &proven_heap, capacity, shape.peak);
+#endif
     uint64_t for_live = STOW_HEAP_BYTES_FOR(shape.live, shape.largest);
     uint64_t for_min = STOW_HEAP_BYTES_FOR_MIN(shape.live, shape.largest, shape.smallest);
     print("@macro|");
@@ -574,11 +601,15 @@ static bool number(const char **at, uint32_t *out)
     return true;
 }
 
+/* The largest block id a trace may use: the block tables have an entry per id
+ * (libstow_malloc.so counts ids from 1 in allocation order; a heap's tracer,
+ * stow_heap_trace_write, uses small ids again after a free). */
+#define MAX_BLOCK_ID ((1u << 28) - 1u)
+
 /* Reads the trace at path into t, checking each line: the format ("op id size
  * arg", op one of m c a r f), and that the calls make sense in order: a block
- * is made once while live, freed or reallocated only while live (ids count
- * from 1 in allocation order, so none exceeds the number of calls), calloc's n
- * divides its total, an alignment is a power of two. */
+ * is made only while its id is not live, freed or reallocated only while live,
+ * calloc's n divides its total, an alignment is a power of two. */
 static void load(const char *path, struct replay_trace *t)
 {
     trace_path = path;
@@ -602,7 +633,7 @@ static void load(const char *path, struct replay_trace *t)
     }
     struct replay_op *ops = map(lines * sizeof *ops);
     line_of = map(lines * sizeof *line_of);
-    unsigned char *live = map(lines + 1u); /* by id */
+    unsigned char *live = map(MAX_BLOCK_ID + 1u); /* by id: address space only, touched where used */
     size_t n = 0, line = 0;
     uint32_t max_id = 0;
     for (char *at = text; *at != '\0'; line++) {
@@ -630,10 +661,14 @@ static void load(const char *path, struct replay_trace *t)
             bad_line(line + 1u, "not a call: \"op id size arg\", op one of m c a r f, three numbers below 2^32", 0u);
         }
         if (o.op == 'f') {
-            if (o.id == 0u || o.size != 0u || o.arg != 0u) {
-                bad_line(line + 1u, "a free is \"f id 0 0\" with id a live block", 0u);
+            if (o.id == 0u) {
+                bad_line(line + 1u, "frees a block the recording did not name (id 0): the trace is incomplete "
+                         "(a heap's tracer table too small?)", 0u);
             }
-            if (o.id > lines || !live[o.id]) {
+            if (o.size != 0u || o.arg != 0u) {
+                bad_line(line + 1u, "a free is \"f id 0 0\"", 0u);
+            }
+            if (o.id > MAX_BLOCK_ID || !live[o.id]) {
                 bad_line(line + 1u, "frees block %u, which is not live", o.id);
             }
             live[o.id] = 0u;
@@ -643,13 +678,12 @@ static void load(const char *path, struct replay_trace *t)
             bad_line(line + 1u, "a calloc's size (the total) is not a multiple of its n", 0u);
         } else if (o.op == 'a' && (o.arg == 0u || (o.arg & (o.arg - 1u)) != 0u)) {
             bad_line(line + 1u, "alignment %u is not a power of two", o.arg);
-        } else if (o.op == 'r' && (o.arg == 0u || o.arg > lines || !live[o.arg])) {
+        } else if (o.op == 'r' && (o.arg == 0u || o.arg > MAX_BLOCK_ID || !live[o.arg])) {
             bad_line(line + 1u, "reallocates block %u, which is not live", o.arg);
         }
         if (o.op != 'f' && o.id != 0u) { /* id 0: refused when recorded, no block */
-            if (o.id > lines) {
-                bad_line(line + 1u, "makes block %u: ids count from 1 in allocation order, so none exceeds the "
-                         "number of calls", o.id);
+            if (o.id > MAX_BLOCK_ID) {
+                bad_line(line + 1u, "block id %u: this replay takes ids up to 2^28 - 1", o.id);
             }
             if (o.op == 'r') {
                 live[o.arg] = 0u;

@@ -26,7 +26,8 @@ HEAP4_SRC := $(FREERTOS_KERNEL_PATH)/portable/MemMang/heap_4.c
 define REPLAY_HOST
 $(BUILD)/bench/replay-L$(1): $(REPLAY_DEPS) $(HOST_PORT) port/host/assert.c
 	@mkdir -p $$(@D)
-	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -g -DSTOW_CHECK_LEVEL=$(1) -DSTOW_BENCH_COLUMN='"stow L$(1), $(HOST_ARCH)"' \
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 -g -DSTOW_CHECK_LEVEL=$(1) -DREPLAY_HEAP_NAME='"stow L$(1)"' \
+	    -DREPLAY_CORE='"$(HOST_ARCH)"' \
 	    $(INC) $(LIB_SRC) $(REPLAY_SRC) $(HOST_PORT) port/host/assert.c -Wl,-z,now -o $$@ -lpthread
 endef
 $(foreach l,$(REPLAY_LEVELS),$(eval $(call REPLAY_HOST,$(l))))
@@ -69,7 +70,7 @@ $(5).elf: $(REPLAY_DEPS) $(6)/replay_traces.h targets/$(1)/board.mk targets/$(1)
 	@mkdir -p $$(@D)
 	$(Q)$(REPLAY_CC_$(1)) $(STD) $(WARN) -O2 -g $($(1)_CFLAGS) -DSTOW_CHECK_LEVEL=$(2) -DSTOW_REPLAY_TARGET \
 	    -DREPLAY_RAM_KIB=$($(1)_RAM_KIB)u $(3) \
-	    -DSTOW_BENCH_COLUMN='"stow L$(2), $(REPLAY_CORE_$(1)) (QEMU)"' $(INC) -I$(6) -Ltargets/$(1) \
+	    -DREPLAY_HEAP_NAME='"stow L$(2)"' -DREPLAY_CORE='"$(REPLAY_CORE_$(1)) (QEMU)"' $(INC) -I$(6) -Ltargets/$(1) \
 	    $(REPLAY_LINK_$(1)) $(LIB_SRC) $(REPLAY_SRC) -lgcc -o $$@
 $(5).txt: $(5).elf
 	@timeout $(QEMU_TIMEOUT) $(REPLAY_QEMU_$(1)) $($(1)_QEMU) $(4) $(QEMU_RUN) -kernel $$< >$$@.tmp \
@@ -97,7 +98,7 @@ $(HEAP4_IMAGE)/heap_4.o: $(HEAP4_SRC) bench/heap4/FreeRTOSConfig.h bench/replay.
 $(HEAP4_IMAGE).elf: $(REPLAY_TARGET_DEPS) bench/heap4/heap4.c bench/heap4/heap4.h bench/heap4/FreeRTOSConfig.h \
         $(HEAP4_IMAGE)/heap_4.o targets/mps2-an386/board.mk targets/mps2-an386/memory.ld
 	$(Q)$(ARM_CC) $(STD) $(WARN) $(HEAP4_CFLAGS) -DSTOW_CHECK_LEVEL=0 -DSTOW_REPLAY_TARGET -DREPLAY_HEAP4 \
-	    -DSTOW_BENCH_COLUMN='"FreeRTOS heap_4, Cortex-M4 (QEMU)"' $(INC) -Ibench -I$(BUILD)/gen \
+	    -DREPLAY_HEAP_NAME='"FreeRTOS heap_4"' -DREPLAY_CORE='"Cortex-M4 (QEMU)"' $(INC) -Ibench -I$(BUILD)/gen \
 	    -Ltargets/mps2-an386 $(REPLAY_LINK_mps2-an386) $(REPLAY_SRC) bench/heap4/heap4.c $(HEAP4_IMAGE)/heap_4.o \
 	    -lgcc -o $@
 $(HEAP4_IMAGE).txt: $(HEAP4_IMAGE).elf

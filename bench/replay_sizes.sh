@@ -36,7 +36,8 @@ function group(name, core) {
     }
 }
 /^@macro\|/ {
-    macro[name, core, heap] = sprintf("%s (%.0fx)%s", kib($8), $8 / peak[name], $9 == "no" ? " REFUSED" : "")
+    macro[name, core, heap] = sprintf("%d KiB, %.0fx%s", $8 / 1024, $8 / peak[name],
+                                      $9 == "yes" ? ", ran" : $9 == "no" ? ", REFUSED" : "")
     live[name] = $5; largest[name] = $6; smallest[name] = $7
     if ($9 == "no") {
         notes = notes sprintf("- %s, %s on %s: a heap of STOW_HEAP_BYTES_FOR(%d, %d) bytes refused a request.\n",
@@ -52,6 +53,8 @@ END {
           " storage / the trace'\''s peak requested bytes: bisection from the peak upwards, then the 8 sizes above" \
           " the result run too (bench/replay_size.c). Cortex-M4 and RV32IMAC under QEMU, " \
           "the host natively; FreeRTOS'\''s heap_4 (configTOTAL_HEAP_SIZE) built from FREERTOS_KERNEL_PATH."
+    for (h = 1; h <= nheaps; h++) if (heaps[h] ~ / bounded$/) bounded = 1
+    if (bounded) print "\"bounded\": the heap'\''s bounded policy (stow_heap_init_bounded), for which STOW_HEAP_BYTES_FOR is proven."
     print ""
     head = "| trace | peak requested KiB | core |"; rule = "|---|---:|---|"
     for (h = 1; h <= nheaps; h++) { head = head " " heaps[h] " |"; rule = rule "---:|" }
@@ -70,9 +73,10 @@ END {
     print ""
     print "### What the proven bound asks for the same traces"
     print ""
-    print "STOW_HEAP_BYTES_FOR(live, largest) in KiB, and times the peak requested bytes, for each trace'\''s own" \
+    print "STOW_HEAP_BYTES_FOR(live, largest), and that / the peak requested bytes, for each trace'\''s own" \
           " figures (live: the most requested bytes live at once, a realloc'\''s old block counted until the" \
-          " call returns; largest: the largest request); REFUSED where a heap of that size refused a request."
+          " call returns; largest: the largest request). Where it fits the replay'\''s storage, a heap of that" \
+          " size was given the trace: \"ran\", or REFUSED (a request refused: the bound broken)."
     print ""
     head = "| trace | live B | largest B | core |"; rule = "|---|---:|---:|---|"
     for (h = 1; h <= nheaps; h++) if (heaps[h] ~ /^stow/) { head = head " " heaps[h] " |"; rule = rule "---:|" }

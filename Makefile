@@ -10,6 +10,9 @@
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
 #                             the C / C++ instruction comparison (make bench-cxx)
+#   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
+#                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
+#                             TARGET=host|mps2-an386|riscv-virt; docs/heap-sizing.md)
 #   make showdown-placement   the showdown at four code placements (how much of a ratio
 #                             is where the linker put the loops)
 #   make report ELF=f.elf     the static RAM of every stow container and subsystem in an

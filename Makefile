@@ -9,7 +9,8 @@
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx)
+#                             the C / C++ instruction comparison (make bench-cxx); kept in
+#                             bench/results/bench.md, which make test checks the docs against
 #   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
 #                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
 #                             TARGET=host|mps2-an386|riscv-virt; docs/heap-sizing.md)
@@ -18,7 +19,7 @@
 #   make report ELF=f.elf     the static RAM of every stow container and subsystem in an
 #                             image, from its registry (MARKDOWN=1: as Markdown)
 #   make size                 code size per module, core, optimisation and level, and what
-#                             a firmware links for the everyday operations
+#                             a firmware links for the everyday operations (bench/results/size.md)
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
 #   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
 #   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
@@ -761,7 +762,8 @@ showdown-placement: $(patsubst %,$(BUILD)/bench/showdown-pad%,$(SHOWDOWN_PADS))
 	    echo "## $$pad bytes before showdown.c"; $(BUILD)/bench/showdown-pad$$pad | sed -n '/^Targets/,$$p'; \
 	done
 
-bench:
+# make bench prints this and keeps it as bench/results/bench.md (bench/record.sh).
+bench-print:
 	@$(MAKE) --no-print-directory tools-bench
 	@if ! command -v gnuplot >/dev/null 2>&1; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -791,7 +793,7 @@ bench:
 	@echo && $(MAKE) --no-print-directory bench-cxx
 
 size: tools-size
-	@bench/size.sh
+	@bench/record.sh size bench/size.sh
 
 # ---------------------------------------------------------------- RISC-V, -m32
 # RISC-V boards under qemu-system-riscv32, built with Debian's riscv64-unknown-elf-gcc
@@ -1031,6 +1033,9 @@ include adapters/rules.mk
 
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk
+
+# ---- the docs kept true: links, code examples, figures (tests/docs/rules.mk)
+include tests/docs/rules.mk
 
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees

@@ -6,7 +6,8 @@
 #
 # Asks the compiler itself, not the flags: it preprocesses an empty file with the
 # flags (COMPILER defaults to CMAKE_C_COMPILER, FLAGS to CMAKE_C_FLAGS and the flags
-# of CMAKE_BUILD_TYPE, plus --target= and --sysroot= where CMake has them) and
+# of CMAKE_BUILD_TYPE, plus --target= and --sysroot= where CMake has them; the C++
+# ones in a project without C) and
 # reads the macros it predefines for the architecture, the FPU and the calling
 # convention. So -mcpu=cortex-m4 -mfloat-abi=hard, -march=armv7e-m+fp
 # -mfloat-abi=hard and a toolchain that defaults to either all give cortex-m4f.
@@ -22,8 +23,13 @@ include_guard(GLOBAL)
 
 function(stow_variant_detect out)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "COMPILER;HOST" "FLAGS")
+    # A C++-only project has no C compiler: its C++ compiler predefines the same.
+    set(_lang C)
+    if(NOT CMAKE_C_COMPILER AND CMAKE_CXX_COMPILER)
+        set(_lang CXX)
+    endif()
     if(NOT arg_COMPILER)
-        set(arg_COMPILER "${CMAKE_C_COMPILER}")
+        set(arg_COMPILER "${CMAKE_${_lang}_COMPILER}")
     endif()
     if(NOT DEFINED arg_HOST)
         if(CMAKE_CROSSCOMPILING)
@@ -33,14 +39,14 @@ function(stow_variant_detect out)
         endif()
     endif()
     if(NOT DEFINED arg_FLAGS)
-        set(_flags "${CMAKE_C_FLAGS}")
+        set(_flags "${CMAKE_${_lang}_FLAGS}")
         if(CMAKE_BUILD_TYPE)
             string(TOUPPER "${CMAKE_BUILD_TYPE}" _config)
-            string(APPEND _flags " ${CMAKE_C_FLAGS_${_config}}")
+            string(APPEND _flags " ${CMAKE_${_lang}_FLAGS_${_config}}")
         endif()
         separate_arguments(arg_FLAGS UNIX_COMMAND "${_flags}")
-        if(CMAKE_C_COMPILER_TARGET)
-            list(APPEND arg_FLAGS "--target=${CMAKE_C_COMPILER_TARGET}")
+        if(CMAKE_${_lang}_COMPILER_TARGET)
+            list(APPEND arg_FLAGS "--target=${CMAKE_${_lang}_COMPILER_TARGET}")
         endif()
         if(CMAKE_SYSROOT)
             list(APPEND arg_FLAGS "--sysroot=${CMAKE_SYSROOT}")

@@ -23,8 +23,9 @@
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
 #   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
 #   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
-#   make install              headers, a libstow.a per target, pkg-config files, the linker
-#                             fragment and the ports under PREFIX (default /usr/local)
+#   make install              headers, a libstow.a per ABI (Cortex-M soft/hard float, RV32),
+#                             pkg-config files, the CMake package, the tools and fragments
+#                             under PREFIX (default /usr/local); install.mk, docs/embedding.md
 #
 # Each goal checks for the tools it runs and nothing else (make: gcc and
 # gcc-arm-none-eabi; demo: gcc-arm-none-eabi and qemu-system-arm, or for a RISC-V
@@ -177,81 +178,7 @@ all: tools-all
 	@echo "built $(BUILD)/lib/{host,cortex-m0,cortex-m4}/libstow.a"
 
 # ---------------------------------------------------------------- install
-# make install [PREFIX=/usr/local] [DESTDIR=] [STOW_CHECK_LEVEL=1]
-#              [STOW_HANDLE_INDEX_BITS=16] [STOW_GENERATION_OVERFLOW=WRAP|RETIRE]
-#   $(PREFIX)/include/stow/*.h, stow.hpp
-#   $(PREFIX)/lib/libstow.a                  host: lib/ and the POSIX port (link -pthread)
-#   $(PREFIX)/lib/stow/cortex-m0/libstow.a   lib/ and the Cortex-M library port (PRIMASK
-#   $(PREFIX)/lib/stow/cortex-m4/libstow.a   critical sections, assert hook); -mthumb, soft float
-#   $(PREFIX)/lib/pkgconfig/stow.pc, stow-cortex-m0.pc, stow-cortex-m4.pc
-#                                            Cflags carry the options the libraries were built
-#                                            with; the Cortex-M ones put share/stow/linker on
-#                                            the library path, for INCLUDE stow.ld
-#   $(PREFIX)/share/stow/linker/             stow.ld (and cortex-m.ld, the test boards' layout)
-#   $(PREFIX)/share/stow/port/<port>/        every port's sources, test support included
-#   $(PREFIX)/share/stow/targets/cortex-m/   startup.c, the test boards' vector table and reset
-PREFIX ?= /usr/local
-DESTDIR ?=
-STOW_CHECK_LEVEL ?= 1
-STOW_HANDLE_INDEX_BITS ?= 16
-STOW_GENERATION_OVERFLOW ?= WRAP
-INSTALL_CONFIG := -DSTOW_CHECK_LEVEL=$(STOW_CHECK_LEVEL) -DSTOW_HANDLE_INDEX_BITS=$(STOW_HANDLE_INDEX_BITS) \
-                  -DSTOW_GENERATION_OVERFLOW=STOW_GEN_$(STOW_GENERATION_OVERFLOW:STOW_GEN_%=%)
-INSTALL_OBJ := $(BUILD)/install/L$(STOW_CHECK_LEVEL)-i$(STOW_HANDLE_INDEX_BITS)-$(STOW_GENERATION_OVERFLOW:STOW_GEN_%=%)
-INSTALL_TARGETS := host cortex-m0 cortex-m4
-# M.m.p from stow/version.h (0.0.0 where it has none).
-version_part = $(shell sed -n 's/^.define[[:space:]]*STOW_VERSION_$(1)[[:space:]]*\([0-9][0-9]*\).*/\1/p' \
-                   lib/include/stow/version.h 2>/dev/null)
-STOW_VERSION := $(or $(call version_part,MAJOR),0).$(or $(call version_part,MINOR),0).$(or $(call version_part,PATCH),0)
-# $(1) target, $(2) compiler, $(3) flags, $(4) archiver, $(5) port
-define INSTALL_LIB
-$(INSTALL_OBJ)/$(1)/lib/%.o: lib/src/%.c $(LIB_DEPS)
-	@mkdir -p $$(@D)
-	$(Q)$(2) $(STD) $(WARN) $(3) $(INSTALL_CONFIG) $(INC) -c $$< -o $$@
-$(INSTALL_OBJ)/$(1)/port/%.o: port/$(5)/%.c $(LIB_DEPS)
-	@mkdir -p $$(@D)
-	$(Q)$(2) $(STD) $(WARN) $(3) $(INSTALL_CONFIG) $(INC) -c $$< -o $$@
-$(INSTALL_OBJ)/$(1)/libstow.a: $(patsubst %,$(INSTALL_OBJ)/$(1)/lib/%.o,$(MODULES)) \
-                               $(INSTALL_OBJ)/$(1)/port/port.o $(INSTALL_OBJ)/$(1)/port/assert.o
-	@rm -f $$@
-	$(Q)$(4) rcs $$@ $$^
-endef
-$(eval $(call INSTALL_LIB,host,$(CC_gcc),-O2 -g,ar,host))
-$(eval $(call INSTALL_LIB,cortex-m0,$(ARM_CC),-Os -g $(CM_FLAGS) $(microbit_CFLAGS),arm-none-eabi-ar,cortex-m))
-$(eval $(call INSTALL_LIB,cortex-m4,$(ARM_CC),-Os -g $(CM_FLAGS) $(mps2-an386_CFLAGS),arm-none-eabi-ar,cortex-m))
-PC_CM_DESC := stow allocator kit for CPU (-mthumb, soft float): library and Cortex-M library port
-PC_CM_LIBS := -L$${libdir} -L$${linkerdir} -lstow
-
-# $(1) file, $(2) libdir below $${prefix}, $(3) description, $(4) Libs
-define WRITE_PC
-{ printf 'prefix=%s\n' '$(PREFIX)'; \
-	  printf 'includedir=$${prefix}/include\nlibdir=$${prefix}/$(2)\n'; \
-	  printf 'datadir=$${prefix}/share/stow\nlinkerdir=$${datadir}/linker\nportdir=$${datadir}/port\n\n'; \
-	  printf 'Name: %s\nDescription: %s\nVersion: %s\n' '$(basename $(notdir $(1)))' '$(3)' '$(STOW_VERSION)'; \
-	  printf 'Cflags: -I$${includedir} %s\nLibs: %s\n' '$(INSTALL_CONFIG)' '$(4)'; \
-	} >'$(1)'
-endef
-
-install: $(foreach t,$(INSTALL_TARGETS),$(INSTALL_OBJ)/$(t)/libstow.a)
-	$(Q)d='$(DESTDIR)$(PREFIX)'; \
-	install -d "$$d/include/stow" "$$d/lib/pkgconfig" "$$d/share/stow/linker" \
-	    "$$d/share/stow/targets/cortex-m" && \
-	install -m 644 lib/include/stow/*.h lib/include/stow/*.hpp "$$d/include/stow/" && \
-	install -m 644 $(INSTALL_OBJ)/host/libstow.a "$$d/lib/libstow.a" && \
-	for t in cortex-m0 cortex-m4; do \
-	    install -d "$$d/lib/stow/$$t" && \
-	    install -m 644 $(INSTALL_OBJ)/$$t/libstow.a "$$d/lib/stow/$$t/libstow.a" || exit 1; \
-	done && \
-	install -m 644 linker/*.ld "$$d/share/stow/linker/" && \
-	for p in port/*/; do \
-	    p=$${p%/}; install -d "$$d/share/stow/$$p" && \
-	    install -m 644 $$(ls $$p/*.c $$p/*.h 2>/dev/null) "$$d/share/stow/$$p/" || exit 1; \
-	done && \
-	install -m 644 targets/cortex-m/startup.c "$$d/share/stow/targets/cortex-m/"
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow.pc,lib,stow allocator kit for the host: library and POSIX port,-L$${libdir} -lstow -pthread)
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow-cortex-m0.pc,lib/stow/cortex-m0,$(PC_CM_DESC:CPU=cortex-m0),$(PC_CM_LIBS))
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow-cortex-m4.pc,lib/stow/cortex-m4,$(PC_CM_DESC:CPU=cortex-m4),$(PC_CM_LIBS))
-	@echo "installed stow $(STOW_VERSION) in $(DESTDIR)$(PREFIX) ($(INSTALL_CONFIG))"
+# make install: install.mk (included last, after the toolchains' variables).
 
 # ---------------------------------------------------------------- tests
 # The suite list main.c includes; rewritten only when the set of test files changes.
@@ -432,28 +359,7 @@ $(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c tests/stub_port.
 HOST_RESULTS += $(BUILD)/test/nobits/result
 
 # ---------------------------------------------------------------- consumers
-# Projects that use stow the way a user's would, each a fixed list of steps that
-# print "ok"/"FAIL" and end "N passed, N failed" (tests/consumers/common.sh):
-#   consumer-cmake-ctest        stow as the top-level CMake project, non-default options; ctest
-#   consumer-cmake-firmware     tests/consumers/firmware: add_subdirectory, the toolchain file,
-#                               its own linker script around stow.ld, run under QEMU mps2-an386
-#   consumer-fetchcontent-cxx   tests/consumers/cxx: C++17 in two files, FetchContent from a
-#                               local clone at one commit, -Wold-style-cast -Werror
-#   consumer-install-pkgconfig  make install (PREFIX, DESTDIR), then a host program and
-#                               Cortex-M0/M4 firmware built with pkg-config, run under QEMU
-#   manifests                   library.json and the Zephyr module, which cannot be run here
-# Build trees stay in $(BUILD)/consumers/<name>, so a run rebuilds only what changed.
-CONSUMERS := cmake-ctest cmake-firmware fetchcontent-cxx install-pkgconfig
-define CONSUMER
-$(BUILD)/test/consumer-$(1)/result: FORCE
-	@STOW_BUILD='$(BUILD)' tests/run.sh consumer-$(1) $$(@D) tests/consumers/$(subst -,_,$(1)).sh \
-	    '$(CURDIR)' '$(abspath $(BUILD))/consumers/$(1)'
-HOST_RESULTS += $(BUILD)/test/consumer-$(1)/result
-endef
-$(foreach c,$(CONSUMERS),$(eval $(call CONSUMER,$(c))))
-$(BUILD)/test/manifests/result: FORCE
-	@tests/run.sh manifests $(@D) python3 tests/consumers/check_manifests.py '$(CURDIR)'
-HOST_RESULTS += $(BUILD)/test/manifests/result
+# Projects that use stow the way a user's would: install.mk.
 
 # Every source, header, linker script, script and build file starts with its SPDX
 # license line (tests/spdx.sh says which comment style each kind of file takes).
@@ -1036,6 +942,9 @@ include tests/stress/rules.mk
 
 # ---- the docs kept true: links, code examples, figures (tests/docs/rules.mk)
 include tests/docs/rules.mk
+
+# ---- make install, and the consumer tests of an installed or fetched stow (install.mk)
+include install.mk
 
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees

@@ -12,8 +12,13 @@
 #                  hook gets "pool.c"), the production hook prints the check's
 #                  text, file and line under QEMU, STOW_ASSERT_TEXT=0 keeps file
 #                  and line; levels 1 and 2; its log gives the text's bytes
+#   port-calls     tests/embedding/port_calls.sh: the port functions lib/ calls
+#                  (Cortex-M0 and rv32imac objects) are the six stow/port.h
+#                  lists, and a firmware of everyday calls links with the assert
+#                  hook alone (nothing at level 0)
 
-EMBEDDING_RESULTS := $(BUILD)/test/headers-alone/result $(BUILD)/test/assert-paths/result
+EMBEDDING_RESULTS := $(BUILD)/test/headers-alone/result $(BUILD)/test/assert-paths/result \
+                     $(BUILD)/test/port-calls/result
 $(BUILD)/test/headers-alone/result: tests/embedding/alone.sh tests/embedding/sizing.c \
         $(wildcard lib/include/stow/*.h) FORCE
 	@tests/run.sh headers-alone $(@D) tests/embedding/alone.sh $(@D)/work \
@@ -25,4 +30,9 @@ $(BUILD)/test/assert-paths/result: tests/embedding/assert_paths.sh tests/embeddi
 	@CM_CC='$(ARM_CC) $(STD) $(WARN) -Os $(CM_FLAGS) $(mps2-an386_CFLAGS)' \
 	    QEMU_CMD='timeout 60 $(QEMU) $(mps2-an386_QEMU) $(QEMU_RUN) -kernel' \
 	    tests/run.sh assert-paths $(@D) tests/embedding/assert_paths.sh $(@D)/work
+$(BUILD)/test/port-calls/result: tests/embedding/port_calls.sh tests/embedding/everyday.c $(LIB_DEPS) \
+        lib/include/stow/port.h FORCE
+	@CM_CC='$(ARM_CC) $(STD) $(WARN) -Os $(CM_FLAGS) $(microbit_CFLAGS)' \
+	    RV_CC='$(RV_CC) $(STD) $(WARN) -O2 $(RV_FLAGS) $(riscv-virt_CFLAGS)' \
+	    tests/run.sh port-calls $(@D) tests/embedding/port_calls.sh $(@D)/work
 BOARD_RESULTS += $(EMBEDDING_RESULTS)

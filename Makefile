@@ -946,6 +946,9 @@ include tests/docs/rules.mk
 # ---- make install, and the consumer tests of an installed or fetched stow (install.mk)
 include install.mk
 
+# ---- embedding: headers for their macros alone, assert file names (tests/embedding/)
+include tests/embedding/rules.mk
+
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees
 # the whole list anyway, and reports a result nothing built).

@@ -392,7 +392,7 @@ static inline stow_genpool_walk_t stow_genpool_walk_begin(const stow_genpool_t *
 #if STOW_CHECK_LEVEL >= 1
     if (g == STOW__NULL) {
         stow_port_assert_failed(STOW_CHECK_TEXT("stow_genpool_walk_begin: pool pointer is NULL"),
-                                __FILE__, __LINE__);
+                                STOW__FILE, __LINE__);
         w.bits = STOW__NULL;
         w.next_base = STOW__NULL;
         w.stride = 0u;
@@ -514,7 +514,7 @@ static inline bool stow__genpool_walk_removed(const stow_genpool_walk_t *w, uint
 #if STOW_CHECK_LEVEL >= 2
     if (((w->bits[-1] >> bit) & 1u) == 0u) {
         stow_port_assert_failed(
-            STOW_CHECK_TEXT("stow_genpool_walk_next: item removed during the walk"), __FILE__,
+            STOW_CHECK_TEXT("stow_genpool_walk_next: item removed during the walk"), STOW__FILE,
             __LINE__);
         return true;
     }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* stow/port.h - what stow needs from a platform.
  *
- * The library itself calls six of the functions below, and nothing else:
+ * The library (lib/src) calls six of the eight functions below, each only from
+ * the calls named, and nothing else:
  *   stow_port_assert_failed()    on a contract violation, at STOW_CHECK_LEVEL 1 or 2;
  *   stow_port_lock()             only in the functions whose documentation says
  *   stow_port_unlock()           "ISR-safe" (the _isr variants) and in each
@@ -12,13 +13,18 @@
  *                                lock-free 64-bit atomics (RV32, say);
  *   stow_port_write()            only in the report and its output helpers
  *                                (stow/report.h: stow_report(), stow_print()...).
- * A production firmware that prints no report therefore links only the first
- * five at most. stow_port_critical_enter() and _exit() are also the port's
- * whole-core section: the Cortex-M and RISC-V ports' semihosting and cycle
- * counter use them, and so can a firmware. The others serve what runs around
- * the library: stow_port_write() is also where the default assert hooks (and the
- * tests, benchmarks, demos and fault reporter) send text, stow_port_exit() how
- * they end, stow_port_cycles() what benchmarks time with.
+ * So what a firmware must provide follows from what it calls: the everyday calls
+ * (init, alloc, free, insert, remove, get, push, stats, check...) need
+ * stow_port_assert_failed() alone, and nothing at level 0; the ISR-safe calls
+ * and lock() add stow_port_lock() and _unlock(); the atomic pool on such a core
+ * adds the critical section; the report adds stow_port_write(). The other two,
+ * stow_port_cycles() and stow_port_exit(), the library never calls.
+ * stow_port_critical_enter() and _exit() are also the port's whole-core section:
+ * the Cortex-M and RISC-V ports' semihosting and cycle counter use them, and so
+ * can a firmware. The others serve what runs around the library:
+ * stow_port_write() is also where the default assert hooks (and the tests,
+ * benchmarks, demos and fault reporter) send text, stow_port_exit() how they end,
+ * stow_port_cycles() what benchmarks time with.
  *
  * Ports that ship with stow:
  *   port/cortex-m/port.c      the library port: PRIMASK critical sections and

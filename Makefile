@@ -1029,6 +1029,9 @@ include adapters/rules.mk
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk
 
+# ---- several cores at once: QEMU riscv virt -smp 4 and MPS2 AN521 (tests/smp/rules.mk)
+include tests/smp/rules.mk
+
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees
 # the whole list anyway, and reports a result nothing built).

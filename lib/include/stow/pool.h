@@ -121,31 +121,62 @@ extern "C" {
 
 /* How stow_pool_alloc_atomic() and stow_pool_free_atomic() are built (see their
  * documentation below): load-/store-exclusive on M-profile cores that have them,
- * PRIMASK on those that do not, C11 atomics on a tagged head word where 64-bit
- * atomics are lock-free, and the port's critical section everywhere else. */
+ * PRIMASK on those that do not, C11 atomics on a tagged head word where atomics
+ * of its width are lock-free (64 bits on hosts, 32 on RV32 with the A extension
+ * and, with STOW_MULTICORE, on ARMv7-M and ARMv8-M), and the port's critical
+ * section everywhere else (and on ARMv6-M with STOW_MULTICORE).
+ * STOW__POOL_HEAD_BITS is the width of the tagged head word where the pool has
+ * one (0: none). It depends on the core only, never on STOW_MULTICORE, so that
+ * the option changes no layout: ARMv7-M and ARMv8-M carry the word in both
+ * builds. A test build may set both macros itself (a host build with a 32-bit
+ * head runs the RV32 code under the host's tools). */
 #define STOW__POOL_ATOMIC_EXCLUSIVE 1
 #define STOW__POOL_ATOMIC_PRIMASK 2
 #define STOW__POOL_ATOMIC_TAGGED 3
 #define STOW__POOL_ATOMIC_PORT 4
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
+#if defined(STOW__POOL_ATOMIC)
+#ifndef STOW__POOL_HEAD_BITS
+#error "a build that sets STOW__POOL_ATOMIC sets STOW__POOL_HEAD_BITS too"
+#endif
+#elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
 #if defined(__ARM_FEATURE_LDREX) && (__ARM_FEATURE_LDREX & 4)
+#define STOW__POOL_HEAD_BITS 32
+#if STOW_MULTICORE
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_EXCLUSIVE
+#endif
+#else
+#define STOW__POOL_HEAD_BITS 0
+#if STOW_MULTICORE
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PORT
 #else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PRIMASK
+#endif
 #endif
 #elif defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2 && \
     !defined(__STDC_NO_ATOMICS__)
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#define STOW__POOL_HEAD_BITS 64
+#elif defined(__GNUC__) && defined(__GCC_ATOMIC_INT_LOCK_FREE) && __GCC_ATOMIC_INT_LOCK_FREE == 2 && \
+    defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && __GCC_ATOMIC_POINTER_LOCK_FREE == 2 && \
+    !defined(__STDC_NO_ATOMICS__)
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#define STOW__POOL_HEAD_BITS 32
 #else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PORT
+#define STOW__POOL_HEAD_BITS 0
 #endif
 
 typedef struct stow_pool stow_pool_t;
 struct stow_pool {
     unsigned char *free_list; /* first free block (its first pointer links the next), or NULL */
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS == 64
     /* the atomic calls' free-list head: block index + 1 (0: empty) | a tag << 32 */
     STOW_ALIGNAS(8) uint64_t tagged_head;
+#elif STOW__POOL_HEAD_BITS == 32
+    /* the same in 32 bits: the index + 1 below the capacity's top bit, the tag above */
+    uint32_t tagged_head;
 #endif
     unsigned char *bump;      /* first block never handed out since init or the last reset */
     unsigned char *base;      /* first block */
@@ -376,7 +407,7 @@ bool stow_pool_check(const stow_pool_t *p);
 #else
 #define STOW__POOL_POISON_INIT(buf)
 #endif
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS != 0
 #define STOW__POOL_TAGGED_INIT 0u,
 #else
 #define STOW__POOL_TAGGED_INIT

@@ -9,7 +9,8 @@
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx)
+#                             the C / C++ instruction comparison (make bench-cxx), and
+#                             what several cores cost (make bench-multicore)
 #   make showdown-placement   the showdown at four code placements (how much of a ratio
 #                             is where the linker put the loops)
 #   make report ELF=f.elf     the static RAM of every stow container and subsystem in an
@@ -786,6 +787,7 @@ bench:
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 	@echo && $(MAKE) --no-print-directory bench-replay
 	@echo && $(MAKE) --no-print-directory bench-cxx
+	@echo && $(MAKE) --no-print-directory bench-multicore
 
 size: tools-size
 	@bench/size.sh
@@ -1029,8 +1031,10 @@ include adapters/rules.mk
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk
 
-# ---- several cores at once: QEMU riscv virt -smp 4 and MPS2 AN521 (tests/smp/rules.mk)
+# ---- several cores at once: QEMU riscv virt -smp 4 and MPS2 AN521 (tests/smp/rules.mk),
+# and what they cost (bench/multicore.mk: make bench-multicore, part of make bench)
 include tests/smp/rules.mk
+include bench/multicore.mk
 
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees

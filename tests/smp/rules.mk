@@ -202,3 +202,15 @@ check-freestanding-multicore:
 	        | grep -vE '^(stow_port_|__aeabi_|__gnu_)' | sort -u); \
 	if [ -n "$$bad" ]; then echo "lib/ with STOW_MULTICORE needs symbols it may not: $$bad"; exit 1; fi
 	@echo "lib/ with STOW_MULTICORE needs only stow_port_* and libgcc helpers"
+
+# The pool's fuzz target with the 32-bit tagged head (capacities from the fuzzer:
+# every split of the word between index and tag), smoke run as make test runs the
+# others.
+$(BUILD)/fuzz/pool_atomic-head32-L2/fuzz: tests/fuzz/fuzz_pool_atomic.c tests/fuzz/fuzz_pool.c tests/fuzz/fuzz.h \
+        $(LIB_DEPS) $(HOST_PORT) tests/smp/rules.mk
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(STD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_FLAGS_2) $(SMP_HEAD32) $(INC) $(LIB_SRC) $(HOST_PORT) \
+	    $< -o $@ -lpthread
+$(BUILD)/test/fuzz-pool_atomic-head32-L2/result: $(BUILD)/fuzz/pool_atomic-head32-L2/fuzz tests/fuzz/smoke.sh FORCE
+	@tests/fuzz/smoke.sh fuzz-pool_atomic-head32-L2 $(@D) $< tests/fuzz/corpus/pool_atomic $(FUZZ_RUNS)
+HOST_RESULTS += $(BUILD)/test/fuzz-pool_atomic-head32-L2/result

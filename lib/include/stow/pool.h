@@ -89,9 +89,10 @@
  * (nor any fault handler), so those handlers must not touch a pool another
  * context uses; and another core is not stopped, so a pool shared between
  * cores needs a port whose lock spins on the word too (stow/port.h, "Writing
- * your own"). Per call, from a thread / an interrupt handler / another core
- * while other contexts use the same pool ("port" = with a port whose lock spans
- * cores: host, Zephyr SMP, or your own):
+ * your own"; the multi-core ports, smp.c, do). Per call, from a thread / an
+ * interrupt handler / another core while other contexts use the same pool
+ * ("port" = with a port whose lock spans cores: host, Zephyr SMP,
+ * port/riscv/smp.c, port/cortex-m/smp.c, or your own):
  *   alloc_isr, free_isr, lock/unlock    safe / safe / port
  *   owns, capacity                      safe / safe / safe (they read what only
  *                                       init changes)
@@ -100,7 +101,8 @@
  *                                       pool to itself
  *   init                                not safe: before any sharing starts
  *   alloc_atomic, free_atomic           safe / safe / see below (lock-free
- *                                       where the core allows)
+ *                                       where the core allows; several cores:
+ *                                       RV32A, or Cortex-M with STOW_MULTICORE)
  *
  * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
  * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
@@ -294,10 +296,10 @@ void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 
 /* stow_pool_alloc() and stow_pool_free() that any mix of thread code and
- * interrupt handlers on one core, and of threads on several cores of a host, may
- * call on one pool at once. Same results (a block or NULL; NULL is ignored by
- * free), O(1) without contention (level 2: also O(block size)), and what
- * each build does:
+ * interrupt handlers on one core, of threads on several cores of a host, and
+ * (see below) of cores of a multi-core chip may call on one pool at once. Same
+ * results (a block or NULL; NULL is ignored by free), O(1) without contention
+ * (level 2: also O(block size)), and what each build does:
  *   - ARMv7-M, ARMv8-M (M3, M4, M7, M33, M55, and the baseline M23, which has
  *     the exclusives too): lock-free with LDREX/STREX; interrupts stay enabled.
  *     A handler that comes in between makes the interrupted call retry, and an
@@ -316,16 +318,27 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  *     a 32-bit tag that each change of the head increments (ABA-safe unless one
  *     call is delayed across a multiple of 2^32 changes). Lock-free by
  *     atomic_is_lock_free, no libatomic. They keep a free list of their own.
- *   - Others (RV32 cores among them): the port's critical section around the
- *     same few loads and stores, as on ARMv6-M.
- * Multi-core Cortex-M: the global monitor makes each LDREX/STREX pair atomic
- * across cores, and so the pop ABA-safe, for memory it covers (shareable RAM;
- * on many chips only some of it). But the calls carry no DMB: another core may
- * see the new head before the link or the contents written ahead of it, so as
- * built they are for one core; across cores use the _isr calls with a port
- * whose lock spans cores (stow/port.h). The ARMv6-M and RV32 builds
- * protect one core only. NMI and fault handlers may use the lock-free builds
- * (the interrupted call retries), not the masked ones.
+ *   - RV32 with the A extension (rv32imac, rv32emac...): the same in a 32-bit
+ *     word, the index below the capacity's top bit and the tag in the bits
+ *     above (32 minus the capacity's bits: 22 for 1000 blocks), by LR/SC and
+ *     AMOs with acquire and release order. Lock-free, interrupts stay enabled;
+ *     safe across harts. RV32IMAC, -O2, level 1 (make bench): alloc 48
+ *     instructions from the free list and 32 for a never-used block, free 51.
+ *   - Others (RV32 without the A extension among them): the port's critical
+ *     section around the same few loads and stores, as on ARMv6-M.
+ * Several cores of a chip (docs/multicore.md): RV32 with the A extension as
+ * built. Cortex-M with STOW_MULTICORE (stow/config.h) in the library's build:
+ * on ARMv7-M and ARMv8-M the tagged 32-bit head as on RV32 (LDREX/STREX, and a
+ * DMB on each side of the swap, so that another core sees the link and the
+ * contents written ahead of the head), which needs the chip's global monitor
+ * to cover the pool's memory (on many chips only some RAM); on ARMv6-M the
+ * port's critical section, which a multi-core port makes a cross-core lock
+ * (port/cortex-m/smp.c: the chip's spinlock). Without the option, the ARMv7-M
+ * and ARMv8-M build is for one core: it has no barrier, and its ABA argument
+ * (the monitor cleared on exception entry) says nothing about another core's
+ * stores under a monitor that compares values, as QEMU's does. NMI and fault
+ * handlers may use the lock-free builds (the interrupted call retries), not
+ * the masked ones.
  *
  * Checks: level 1 makes free's checks (a block start of this pool, below bump);
  * level 2 adds the bitmap (double free, tested and cleared in one atomic step, so

@@ -201,7 +201,7 @@ STOW_STATIC_ASSERT(sizeof(_Atomic stow__pool_head_t) == sizeof(stow__pool_head_t
 typedef _Atomic stow__pool_head_t atomic_head_t;
 #define HEAD(p) ((atomic_head_t *)(void *)&(p)->tagged_head)
 #define BUMP(p) ((unsigned char *_Atomic *)(void *)&(p)->bump)
-#define U32(field) ((_Atomic uint32_t *)(void *)&(field))
+#define U32(ptr) ((_Atomic uint32_t *)(void *)(ptr))
 
 /* A race the sanitizer must not report: see the opening comment. */
 #if defined(__SANITIZE_THREAD__)
@@ -224,7 +224,7 @@ static STOW__NO_ASAN NO_TSAN unsigned char *speculative_link(const unsigned char
 
 static inline void count_add(uint32_t *field, uint32_t d)
 {
-    atomic_fetch_add_explicit(U32(*field), d, memory_order_relaxed);
+    atomic_fetch_add_explicit(U32(field), d, memory_order_relaxed);
 }
 
 #if STOW_CHECK_LEVEL >= 1
@@ -255,24 +255,24 @@ static inline stow__pool_head_t head_word(stow__pool_head_t h, stow__pool_head_t
 #if STOW_CHECK_LEVEL >= 2
 static inline void count_zero(uint32_t *field)
 {
-    atomic_store_explicit(U32(*field), 0u, memory_order_relaxed);
+    atomic_store_explicit(U32(field), 0u, memory_order_relaxed);
 }
 
 static inline bool bit_is_set(const stow_pool_t *p, uintptr_t i)
 {
-    uint32_t word = atomic_load_explicit(U32(map_of(p)[i >> 5]), memory_order_relaxed);
+    uint32_t word = atomic_load_explicit(U32(&map_of(p)[i >> 5]), memory_order_relaxed);
     return ((word >> (i & 31u)) & 1u) != 0u;
 }
 
 static void bit_set(stow_pool_t *p, uintptr_t i)
 {
-    atomic_fetch_or_explicit(U32(map_of(p)[i >> 5]), UINT32_C(1) << (i & 31u), memory_order_relaxed);
+    atomic_fetch_or_explicit(U32(&map_of(p)[i >> 5]), UINT32_C(1) << (i & 31u), memory_order_relaxed);
 }
 
 static bool bit_clear(stow_pool_t *p, uintptr_t i)
 {
     uint32_t bit = UINT32_C(1) << (i & 31u);
-    return (atomic_fetch_and_explicit(U32(map_of(p)[i >> 5]), ~bit, memory_order_relaxed) & bit) != 0u;
+    return (atomic_fetch_and_explicit(U32(&map_of(p)[i >> 5]), ~bit, memory_order_relaxed) & bit) != 0u;
 }
 #endif
 

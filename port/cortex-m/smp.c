@@ -105,6 +105,7 @@ static inline uint32_t try_take(uint32_t *word, uint32_t me)
             return seen;
         }
         __asm__ volatile("strex %0, %2, [%1]" : "=&r"(failed) : "r"(word), "r"(me) : "memory");
+        /* cppcheck-suppress uninitvar ; the STREX above writes it (cppcheck does not read asm outputs) */
     } while (failed != 0u);
 #endif
     __asm__ volatile("dmb" ::: "memory");

@@ -11,8 +11,8 @@
 #   smp-mps2-an521-L<n>          the same on the two Cortex-M33 of MPS2 AN521 with
 #                                their SysTicks, port/cortex-m/smp.c (LDREX/STREX)
 #                                and STOW_MULTICORE (the tagged pool head),
-#                                levels 1 and 2
-#   smp-mps2-an521-v6m-L1        the same image built for ARMv6-M: the port takes
+#                                levels 0, 1 and 2
+#   smp-mps2-an521-v6m-L<n>      the same image built for ARMv6-M, levels 1 and 2: the port takes
 #                                every word through its chip-lock hook
 #                                (tests/smp/peterson.c), the atomic pool calls
 #                                through the port's critical section
@@ -101,10 +101,10 @@ SMP_CM_DEPS := $(SMP_TEST_DEPS) $(CM_PORT_DEPS) port/cortex-m/smp.c targets/mps2
 # ARMv8-M as the board is; ARMv6-M code (Cortex-M0+), which the M33 runs too.
 SMP_CM_CPU_v8m := $(CM_FLAGS) $(mps2-an521_CFLAGS)
 SMP_CM_CPU_v6m := $(CM_FLAGS) -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft
-$(foreach l,1 2,$(eval $(call SMP_LIB,cm-v8m-L$(l),$(ARM_CC),arm-none-eabi-ar,$(SMP_CM_CPU_v8m) \
+$(foreach l,0 1 2,$(eval $(call SMP_LIB,cm-v8m-L$(l),$(ARM_CC),arm-none-eabi-ar,$(SMP_CM_CPU_v8m) \
     -DSTOW_MULTICORE=1 -DSTOW_CHECK_LEVEL=$(l))))
-$(eval $(call SMP_LIB,cm-v6m-L1,$(ARM_CC),arm-none-eabi-ar,$(SMP_CM_CPU_v6m) -DSTOW_MULTICORE=1 \
-    -DSTOW_CHECK_LEVEL=1))
+$(foreach l,1 2,$(eval $(call SMP_LIB,cm-v6m-L$(l),$(ARM_CC),arm-none-eabi-ar,$(SMP_CM_CPU_v6m) \
+    -DSTOW_MULTICORE=1 -DSTOW_CHECK_LEVEL=$(l))))
 
 # $(1) name, $(2) v8m or v6m, $(3) level, $(4) the port's sources and flags, $(5) the test's
 define SMP_CM_IMAGE
@@ -126,8 +126,8 @@ $(eval $(call SMP_CM_IMAGE,$(1),$(2),$(3),$(4),$(5)))
 $(eval $(call STRESS_EXPECT_FAIL,$(1),$(BUILD)/test/$(1)/stress.elf,$(SMP_CM_RUN),SMP_RESULTS,$(6)))
 endef
 SMP_CM_CHIP := $(SMP_CM_PORT) tests/smp/peterson.c
-$(foreach l,1 2,$(eval $(call SMP_CM_GOOD,smp-mps2-an521-L$(l),v8m,$(l),$(SMP_CM_PORT))))
-$(eval $(call SMP_CM_GOOD,smp-mps2-an521-v6m-L1,v6m,1,$(SMP_CM_CHIP),-DSMP_CHIP_LOCK=1))
+$(foreach l,0 1 2,$(eval $(call SMP_CM_GOOD,smp-mps2-an521-L$(l),v8m,$(l),$(SMP_CM_PORT))))
+$(foreach l,1 2,$(eval $(call SMP_CM_GOOD,smp-mps2-an521-v6m-L$(l),v6m,$(l),$(SMP_CM_CHIP),-DSMP_CHIP_LOCK=1)))
 $(eval $(call SMP_CM_BROKEN,smp-mps2-an521-plain,v8m,1,$(SMP_CM_PORT),-DSMP_PLAIN=31))
 $(eval $(call SMP_CM_BROKEN,smp-mps2-an521-one-core-port,v8m,1,port/cortex-m/port.c,,$(SMP_ONE_CORE)))
 $(eval $(call SMP_CM_BROKEN,smp-mps2-an521-v6m-one-core-port,v6m,1,port/cortex-m/port.c,,$(SMP_ONE_CORE)))
@@ -214,3 +214,28 @@ $(BUILD)/fuzz/pool_atomic-head32-L2/fuzz: tests/fuzz/fuzz_pool_atomic.c tests/fu
 $(BUILD)/test/fuzz-pool_atomic-head32-L2/result: $(BUILD)/fuzz/pool_atomic-head32-L2/fuzz tests/fuzz/smoke.sh FORCE
 	@tests/fuzz/smoke.sh fuzz-pool_atomic-head32-L2 $(@D) $< tests/fuzz/corpus/pool_atomic $(FUZZ_RUNS)
 HOST_RESULTS += $(BUILD)/test/fuzz-pool_atomic-head32-L2/result
+
+# make lint also checks what the multi-core build adds: the pool with the 32-bit tagged
+# head (host tools, levels 0-2), the two smp.c ports (ARMv7-M's exclusives, ARMv6-M's
+# chip lock, RISC-V's LR/SC) under cppcheck, and gcc -fanalyzer on them and on the
+# pool built with STOW_MULTICORE for Cortex-M0 and M4.
+SMP_LINT_ARM := --platform=arm32-wchar_t4 -D__GNUC__ -D__arm__ -D__ARM_ARCH_PROFILE=77
+.PHONY: lint-multicore
+lint: lint-multicore
+lint-multicore: tools-lint
+	$(Q)for lvl in 0 1 2; do \
+	    $(CPPCHECK) -DSTOW_CHECK_LEVEL=$$lvl $(SMP_HEAD32) lib/src/pool.c lib/src/pool_atomic.c || exit 1; \
+	done
+	$(Q)$(CPPCHECK) $(SMP_LINT_ARM) -D__ARM_FEATURE_LDREX=7 -DSTOW_PORT_CORE_REG=0x4001F000u port/cortex-m/smp.c
+	$(Q)$(CPPCHECK) $(SMP_LINT_ARM) -DSTOW_PORT_SPINLOCK_REG=0xD0000100u -DSTOW_PORT_CORE_REG=0xD0000000u \
+	    port/cortex-m/smp.c
+	$(Q)$(CPPCHECK) -D__riscv -D__riscv_atomic port/riscv/smp.c
+	@mkdir -p $(BUILD)/lint
+	$(Q)for cpu in cortex-m0 cortex-m4; do for lvl in 0 1 2; do \
+	    for src in lib/src/pool.c lib/src/pool_atomic.c port/cortex-m/smp.c; do \
+	        $(ARM_CC) $(STD) $(WARN) -O2 -fanalyzer $(CM_FLAGS) -mcpu=$$cpu -mthumb -DSTOW_MULTICORE=1 \
+	            -DSTOW_CHECK_LEVEL=$$lvl -DSTOW_PORT_CORE_REG=0xD0000000u $(INC) -c $$src \
+	            -o $(BUILD)/lint/multicore.o || exit 1; \
+	    done; done; done
+	$(Q)$(RV_CC) $(STD) $(WARN) -O2 -fanalyzer $(RV_FLAGS) $(riscv-virt_CFLAGS) $(INC) -c port/riscv/smp.c \
+	    -o $(BUILD)/lint/multicore.o

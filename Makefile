@@ -9,7 +9,8 @@
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
 #                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx); kept in
+#                             the C / C++ instruction comparison (make bench-cxx), and
+#                             what several cores cost (make bench-multicore); kept in
 #                             bench/results/bench.md, which make test checks the docs against
 #   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
 #                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
@@ -697,6 +698,7 @@ bench-print:
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 	@echo && $(MAKE) --no-print-directory bench-replay
 	@echo && $(MAKE) --no-print-directory bench-cxx
+	@echo && $(MAKE) --no-print-directory bench-multicore
 
 size: tools-size
 	@bench/record.sh size bench/size.sh
@@ -948,6 +950,10 @@ include install.mk
 
 # ---- embedding: headers for their macros alone, assert file names (tests/embedding/)
 include tests/embedding/rules.mk
+# ---- several cores at once: QEMU riscv virt -smp 4 and MPS2 AN521 (tests/smp/rules.mk),
+# and what they cost (bench/multicore.mk: make bench-multicore, part of make bench)
+include tests/smp/rules.mk
+include bench/multicore.mk
 
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees

@@ -64,6 +64,18 @@
  *                                                   `make build/test/assert-paths/result`
  *                                                   prints it). Level 0 has no checks, so
  *                                                   no text.
+ *   STOW_MULTICORE            0                     1: stow_pool_alloc_atomic() and
+ *                                                   _free_atomic() may be called on one
+ *                                                   pool from several cores (docs/
+ *                                                   multicore.md): ARMv7-M and ARMv8-M take
+ *                                                   the tagged head with barriers instead of
+ *                                                   the one-core LDREX/STREX list, ARMv6-M
+ *                                                   the port's critical section instead of
+ *                                                   PRIMASK. No effect elsewhere (hosts and
+ *                                                   RV32 with the A extension are built for
+ *                                                   several cores already). Changes no
+ *                                                   layout; only the library's own build
+ *                                                   reads it.
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
@@ -158,6 +170,12 @@
 #endif
 #if STOW_ASSERT_TEXT != 0 && STOW_ASSERT_TEXT != 1
 #error "STOW_ASSERT_TEXT must be 0 or 1"
+#endif
+#ifndef STOW_MULTICORE
+#define STOW_MULTICORE 0
+#endif
+#if STOW_MULTICORE != 0 && STOW_MULTICORE != 1
+#error "STOW_MULTICORE must be 0 or 1"
 #endif
 /* The text a contract check hands the assert hook. Without it, text is still
  * evaluated (for nothing: a literal, or a helper's parameter that then counts as

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # port_calls.sh DIR - what stow/port.h says the library calls of the port is what
 # it calls:
-#   library    lib/src built at check level 2 for Cortex-M0 and for rv32imac
-#              (no lock-free 64-bit atomics: the atomic pool takes the port's
-#              critical section there): the stow_port_* symbols their objects
-#              leave undefined are exactly the functions port.h lists as called,
-#              and port.h's count ("six") is their number
+#   library    lib/src built at check level 2 for Cortex-M0 and for rv32imac, and
+#              in the two configurations where the atomic pool takes the port's
+#              critical section (Cortex-M0 with STOW_MULTICORE=1, and rv32imc:
+#              no A extension): the stow_port_* symbols their objects leave
+#              undefined are exactly the functions port.h lists as called, and
+#              port.h's count ("six") is their number
 #   everyday   tests/embedding/everyday.c, every container's everyday calls,
 #              links with --gc-sections, no port and no C library but its own
 #              assert hook, at levels 1 and 2, and with nothing at level 0
@@ -21,8 +22,13 @@ ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
 
 : >"$dir/undefined"
-for target in cm rv; do
-    if [ $target = cm ]; then cc=$CM_CC nm=arm-none-eabi-nm; else cc=$RV_CC nm=riscv64-unknown-elf-nm; fi
+for target in cm cm-multicore rv rv-no-a; do
+    case $target in
+    cm) cc=$CM_CC nm=arm-none-eabi-nm ;;
+    cm-multicore) cc="$CM_CC -DSTOW_MULTICORE=1" nm=arm-none-eabi-nm ;;
+    rv) cc=$RV_CC nm=riscv64-unknown-elf-nm ;;
+    rv-no-a) cc="$RV_CC -march=rv32imc" nm=riscv64-unknown-elf-nm ;;
+    esac
     for src in lib/src/*.c; do
         o=$dir/$target-$(basename "$src" .c).o
         # shellcheck disable=SC2086 # cc holds the command and its flags

@@ -1029,6 +1029,9 @@ include tests/threads/rules.mk
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
 include adapters/rules.mk
 
+# ---- FreeRTOS: heap_stow.c as the kernel's heap, port/freertos, the demo, test and bench
+include adapters/freertos/rules.mk
+
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* stow_freertos.h - what heap_stow.c adds to FreeRTOS's heap API (portable.h
+ * declares the rest: pvPortMalloc, vPortFree, vPortGetHeapStats...).
+ *
+ * heap_stow.c reads these from FreeRTOSConfig.h (or the compiler's -D):
+ *
+ *   STOW_FREERTOS_HEAP_REGIONS   0 (default): the heap is configTOTAL_HEAP_SIZE
+ *                                bytes of ucHeap, as heap_4's (defined by
+ *                                heap_stow.c, or by you with
+ *                                configAPPLICATION_ALLOCATED_HEAP 1).
+ *                                1: no ucHeap; vPortDefineHeapRegions() gives the
+ *                                storage, as with heap_5 (one region for now).
+ *
+ * and the kernel's own configUSE_MALLOC_FAILED_HOOK,
+ * configHEAP_CLEAR_MEMORY_ON_FREE and configASSERT, as heap_4 does.
+ */
+#ifndef STOW_FREERTOS_H
+#define STOW_FREERTOS_H
+
+#include "stow/heap.h"
+
+#ifndef STOW_FREERTOS_HEAP_REGIONS
+#define STOW_FREERTOS_HEAP_REGIONS 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The stow heap behind pvPortMalloc (laid out if it was not yet), or NULL in
+ * region mode before vPortDefineHeapRegions(). For stow_heap_stats() (peak and
+ * refused requests, which HeapStats_t lacks) and stow_heap_check(): call them
+ * with the scheduler suspended (vTaskSuspendAll() ... xTaskResumeAll()), as
+ * pvPortMalloc runs, or before the scheduler starts. Do not allocate from it
+ * directly: pvPortMalloc's counters would not see those blocks. O(1). */
+stow_heap_t *stow_freertos_heap(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOW_FREERTOS_H */

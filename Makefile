@@ -5,11 +5,14 @@
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
 #   make demo                 the demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
+#   make demo-freertos        examples/freertos on the FreeRTOS kernel (FREERTOS_KERNEL_PATH;
+#                             BOARD=mps2-an385, mps2-an386 or riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
-#                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx)
+#                             recorded allocation traces replayed (bench/replay.mk),
+#                             the C / C++ instruction comparison (make bench-cxx), and
+#                             FreeRTOS heap_4 beside heap_stow.c (make bench-freertos)
 #   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
 #                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
 #                             TARGET=host|mps2-an386|riscv-virt; docs/heap-sizing.md)
@@ -789,6 +792,7 @@ bench:
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 	@echo && $(MAKE) --no-print-directory bench-replay
 	@echo && $(MAKE) --no-print-directory bench-cxx
+	@echo && $(MAKE) --no-print-directory bench-freertos
 
 size: tools-size
 	@bench/size.sh

@@ -4,69 +4,84 @@
  *     # the one line in the build: instead of portable/MemMang/heap_4.c
  *     SRC += stow/adapters/freertos/heap_stow.c $(wildcard stow/lib/src/[a-z]*.c) stow/port/freertos/port.c
  *
- * (with stow/lib/include on the include path, beside the kernel's). Every call
- * the kernel and your code make of FreeRTOS's heap keeps its meaning:
+ * (with stow/lib/include and stow/adapters/freertos on the include path, beside
+ * the kernel's). Every call the kernel and your code make of FreeRTOS's heap
+ * keeps its meaning:
  *
  *   pvPortMalloc(n)     n bytes aligned to portBYTE_ALIGNMENT, or NULL. Bounded
  *                       time: stow's allocation has no loop over blocks (heap_4
- *                       walks its free list). Like heap_4: 0 bytes gives NULL;
- *                       the scheduler is suspended around the call
- *                       (vTaskSuspendAll / xTaskResumeAll), so tasks may call it
- *                       and interrupt handlers may not; on NULL,
- *                       vApplicationMallocFailedHook() runs after the scheduler
- *                       resumes, when configUSE_MALLOC_FAILED_HOOK is 1;
- *                       traceMALLOC(p, usable bytes) as the call ends.
+ *                       walks its free list). As heap_4: 0 bytes gives NULL (and
+ *                       the hook); on NULL, vApplicationMallocFailedHook() runs
+ *                       once the heap is unlocked, when configUSE_MALLOC_FAILED_HOOK
+ *                       is 1; traceMALLOC(p, usable bytes) as the call ends.
  *   vPortFree(p)        NULL is ignored. A pointer that is not a live block of
  *                       the heap (freed twice, from elsewhere, inside a block) is
  *                       a contract violation at stow's check level 1 and above:
- *                       port/freertos sends it to configASSERT. traceFREE(p,
- *                       usable bytes). With configHEAP_CLEAR_MEMORY_ON_FREE the
- *                       block's usable bytes are zeroed first, as heap_4 does.
- *   pvPortCalloc(n, s)  n * s zeroed bytes; NULL when n * s overflows (with no
- *                       hook call, as heap_4) or when pvPortMalloc gives NULL.
+ *                       port/freertos sends it to configASSERT, and the heap is
+ *                       left as it was. traceFREE(p, usable bytes). With
+ *                       configHEAP_CLEAR_MEMORY_ON_FREE 1 the block's usable
+ *                       bytes are zeroed first, as heap_4 does.
+ *   pvPortCalloc(n, s)  n * s zeroed bytes (zeroed outside the lock); NULL when
+ *                       n * s overflows (with no hook call, as heap_4) or when
+ *                       pvPortMalloc gives NULL.
  *   xPortGetFreeHeapSize()             bytes of free blocks, headers included,
  *                       as heap_4 counts them: capacity less the bytes of live
- *                       blocks. Not what one request can get (see
- *                       vPortGetHeapStats' largest block).
+ *                       blocks. Not what one request can get (vPortGetHeapStats'
+ *                       largest block is).
  *   xPortGetMinimumEverFreeHeapSize()  the least that has ever been, since the
  *                       heap was laid out or since the last
  *   xPortResetHeapMinimumEverFreeHeapSize(), which makes it the current value.
- *   vPortGetHeapStats(&s)   every field, in O(1) but two (see below).
+ *                       These three read a few words under the port's critical
+ *                       section: as heap_4's (which read a variable), they may
+ *                       be called from tasks, from interrupt handlers at or
+ *                       below configMAX_SYSCALL_INTERRUPT_PRIORITY and before
+ *                       the scheduler starts. Before the first allocation they
+ *                       lay the heap out and report it empty (heap_4 says 0).
+ *   vPortGetHeapStats(&s)   every field, in O(1) (see below).
  *   vPortInitialiseBlocks()  nothing, as in heap_4 (the heap lays itself out
  *                       at its first use).
  *   vPortHeapResetState()   forgets the heap and its counters, for a firmware
  *                       that restarts the scheduler: the next call lays it out
  *                       empty again (in region mode: after vPortDefineHeapRegions).
  *
+ * Locking. By default as heap_4: pvPortMalloc, vPortFree and vPortGetHeapStats
+ * suspend the scheduler (vTaskSuspendAll / xTaskResumeAll), so tasks may call
+ * them and interrupt handlers may not. With STOW_FREERTOS_HEAP_CRITICAL 1 they
+ * hold the heap's lock instead (stow_heap_lock: with port/freertos the kernel's
+ * critical section), which costs about half the instructions of a call and lets
+ * interrupt handlers at or below configMAX_SYSCALL_INTERRUPT_PRIORITY allocate
+ * and free too; interrupts at or below that priority then wait for the call (O(1)
+ * at check levels 0 and 1; at level 2 the poison and canary checks are O(block)).
+ *
  * Storage, as heap_4 and heap_5 take it:
  *   configTOTAL_HEAP_SIZE bytes in ucHeap, defined here; or, with
  *   configAPPLICATION_ALLOCATED_HEAP 1, your own
  *       uint8_t ucHeap[configTOTAL_HEAP_SIZE];
  *   (placed where your linker script says); or, with STOW_FREERTOS_HEAP_REGIONS
- *   1 (in FreeRTOSConfig.h), no ucHeap at all: call
- *   vPortDefineHeapRegions(regions) before anything allocates, as with heap_5.
- *   Today a stow heap has one region: a second region is refused
- *   (configASSERT). The start is rounded up to STOW_HEAP_ALIGN and the bytes
- *   skipped count against the size. The heap appears in stow_report() as
- *   "freertos heap".
+ *   1, no ucHeap at all: call vPortDefineHeapRegions(regions) before anything
+ *   allocates, as with heap_5. Today a stow heap has one region: a second
+ *   region is refused (configASSERT), as is a second call. A start that is not
+ *   aligned to STOW_HEAP_ALIGN is rounded up, the bytes skipped counting against
+ *   the size. The heap appears in stow_report() as "freertos heap".
+ *   The options are read from FreeRTOSConfig.h (or -D); see stow_freertos.h.
  *
  * Alignment: stow's payloads are aligned to STOW_HEAP_ALIGN (8 on Cortex-M, 16
  * on RV32 and 64-bit hosts), which the Arm and RISC-V ports' portBYTE_ALIGNMENT
  * divides; a port that wants more gets it from stow_heap_alloc_aligned(),
- * chosen at compile time. Debug builds (configASSERT defined) check each
- * pointer against portBYTE_ALIGNMENT_MASK, as heap_4 does.
+ * chosen at compile time. Builds with configASSERT check each pointer against
+ * portBYTE_ALIGNMENT_MASK, as heap_4 does.
  *
  * vPortGetHeapStats fills:
  *   xAvailableHeapSpaceInBytes       xPortGetFreeHeapSize()
  *   xSizeOfLargestFreeBlockInBytes   the largest pvPortMalloc() that succeeds now
  *                                    (stow_heap_largest_free(): exact, a
- *                                    request size, where heap_4 gives a block
- *                                    size with its header)
+ *                                    request size, where heap_4 gives a block's
+ *                                    size, header included)
  *   xSizeOfSmallestFreeBlockInBytes  0, and
- *   xNumberOfFreeBlocks              0: stow's heap keeps no census of its free
- *                                    blocks yet (heap_4 walks its free list for
- *                                    these two; a stow heap would walk its size
- *                                    classes), so neither is known
+ *   xNumberOfFreeBlocks              0: not known. stow's heap keeps no count of
+ *                                    its free blocks and has no call that walks
+ *                                    them yet (heap_4 walks its free list for
+ *                                    these two); a test checks that they read 0
  *   xMinimumEverFreeBytesRemaining   xPortGetMinimumEverFreeHeapSize()
  *   xNumberOfSuccessfulAllocations   pvPortMalloc() calls that returned a block
  *   xNumberOfSuccessfulFrees         vPortFree() calls with a pointer other than
@@ -153,6 +168,25 @@ static stow_heap_t *ready(void)
     return laid_out ? &heap : NULL;
 }
 
+/* The lock around every call that changes the heap (see "Locking" above). */
+#if STOW_FREERTOS_HEAP_CRITICAL == 1
+typedef uint32_t held_t;
+static held_t hold(void) { return stow_heap_lock(&heap); }
+static void release(held_t state) { stow_heap_unlock(&heap, state); }
+#else
+typedef int held_t;
+static held_t hold(void)
+{
+    vTaskSuspendAll();
+    return 0;
+}
+static void release(held_t state)
+{
+    (void)state;
+    (void)xTaskResumeAll();
+}
+#endif
+
 /* One request, aligned to what the port wants (a constant test: the compiler
  * keeps one branch). */
 static void *take(stow_heap_t *h, size_t size)
@@ -173,7 +207,7 @@ static size_t used_now(const stow_heap_t *h)
 void *pvPortMalloc(size_t xWantedSize)
 {
     void *p = NULL;
-    vTaskSuspendAll();
+    held_t held = hold();
     {
         stow_heap_t *h = ready();
         configASSERT(h != NULL); /* region mode: vPortDefineHeapRegions() first */
@@ -189,7 +223,7 @@ void *pvPortMalloc(size_t xWantedSize)
         }
         traceMALLOC(p, p != NULL ? stow_heap_usable_size(h, p) : 0u);
     }
-    (void)xTaskResumeAll();
+    release(held);
 #if configUSE_MALLOC_FAILED_HOOK == 1
     if (p == NULL) {
         vApplicationMallocFailedHook();
@@ -204,7 +238,7 @@ void vPortFree(void *pv)
     if (pv == NULL) {
         return;
     }
-    vTaskSuspendAll();
+    held_t held = hold();
     {
         configASSERT(laid_out); /* a block, but no heap to give it back to */
         if (laid_out) {
@@ -216,7 +250,7 @@ void vPortFree(void *pv)
             frees++;
         }
     }
-    (void)xTaskResumeAll();
+    release(held);
 }
 
 void *pvPortCalloc(size_t xNum, size_t xSize)
@@ -281,7 +315,7 @@ void xPortResetHeapMinimumEverFreeHeapSize(void)
 void vPortGetHeapStats(HeapStats_t *pxHeapStats)
 {
     HeapStats_t s = {0u, 0u, 0u, 0u, 0u, 0u, 0u};
-    vTaskSuspendAll();
+    held_t held = hold();
     {
         stow_heap_t *h = ready();
         if (h != NULL) {
@@ -291,7 +325,7 @@ void vPortGetHeapStats(HeapStats_t *pxHeapStats)
         s.xNumberOfSuccessfulAllocations = allocations;
         s.xNumberOfSuccessfulFrees = frees;
     }
-    (void)xTaskResumeAll();
+    release(held);
     *pxHeapStats = s;
 }
 

@@ -114,9 +114,9 @@ endif
 
 # ---- make test: the test and the demo on each board
 FRTOS_QEMU_TEST := $(QEMU_RUN) -icount shift=4
-# The test's heap, each board another way; and its check level.
+# The test's heap, each board another way (storage, lock); and its check level.
 FRTOS_TEST_FLAGS_mps2-an385 := -DTEST_APP_HEAP -DSTOW_CHECK_LEVEL=1
-FRTOS_TEST_FLAGS_mps2-an386 := -DSTOW_CHECK_LEVEL=2
+FRTOS_TEST_FLAGS_mps2-an386 := -DSTOW_FREERTOS_HEAP_CRITICAL=1 -DSTOW_CHECK_LEVEL=2
 FRTOS_TEST_FLAGS_riscv-virt := -DSTOW_FREERTOS_HEAP_REGIONS=1 -DSTOW_CHECK_LEVEL=0
 FRTOS_TEST_DEPS := tests/freertos/test_freertos.c tests/freertos/FreeRTOSConfig.h tests/harness.c tests/harness.h \
     tests/xorshift.h $(BUILD)/gen/suites.h
@@ -166,3 +166,38 @@ BOARD_RESULTS += $(FRTOS_RESULTS)
 .PHONY: test-freertos
 test-freertos: $(FRTOS_RESULTS)
 	@tests/total.sh $^
+
+# ---- make bench-freertos (in make bench): bench/freertos/workload.c on heap_4
+# (the kernel's own heap_4.c, built as it is, with bench/heap4/heap4.c to give it
+# any size in one image) and on heap_stow.c at check levels 0 and 1, on
+# mps2-an386; every pvPortMalloc and vPortFree goes through the workload's timing
+# (--wrap). bench/freertos/freertos.sh runs them and prints the table.
+$(eval $(call FRTOS_KERNEL,mps2-an386,bench,bench/freertos))
+FRTOS_BENCH := $(FRTOS)/mps2-an386-bench
+FRTOS_BENCH_SRC := bench/freertos/workload.c port/freertos/port.c -Wl,--wrap=pvPortMalloc -Wl,--wrap=vPortFree
+FRTOS_BENCH_DEPS := bench/freertos/workload.c bench/freertos/FreeRTOSConfig.h
+$(FRTOS_BENCH)/heap_4.o: $(FREERTOS_KERNEL_PATH)/portable/MemMang/heap_4.c bench/freertos/FreeRTOSConfig.h \
+        examples/freertos/FreeRTOSConfig.h
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) -std=c11 -O2 -g $(FRTOS_CFLAGS_mps2-an386) -Ibench/freertos $(call FRTOS_KERNEL_INC,mps2-an386) \
+	    -c $< -o $@
+$(eval $(call FRTOS_IMAGE,mps2-an386,$(FRTOS_BENCH)/heap_4.elf,$(FRTOS_BENCH_SRC) bench/heap4/heap4.c \
+    $(FRTOS_BENCH)/heap_4.o -Ibench/heap4 -DBENCH_HEAP4 -DBENCH_HEAP_NAME='"heap_4"',bench/freertos,bench,\
+    $(FRTOS_BENCH_DEPS) bench/heap4/heap4.c bench/heap4/heap4.h $(FRTOS_BENCH)/heap_4.o))
+$(foreach l,0 1,$(eval $(call FRTOS_IMAGE,mps2-an386,$(FRTOS_BENCH)/heap_stow-L$(l).elf,$(FRTOS_BENCH_SRC) \
+    adapters/freertos/heap_stow.c -DSTOW_CHECK_LEVEL=$(l) -DBENCH_HEAP_NAME='"heap_stow L$(l)"',bench/freertos,bench,\
+    $(FRTOS_BENCH_DEPS))))
+$(eval $(call FRTOS_IMAGE,mps2-an386,$(FRTOS_BENCH)/heap_stow-L0-critical.elf,$(FRTOS_BENCH_SRC) \
+    adapters/freertos/heap_stow.c -DSTOW_CHECK_LEVEL=0 -DSTOW_FREERTOS_HEAP_CRITICAL=1 \
+    -DBENCH_HEAP_NAME='"heap_stow L0 critical"',bench/freertos,bench,$(FRTOS_BENCH_DEPS)))
+FRTOS_BENCH_IMAGES := $(FRTOS_BENCH)/heap_4.elf $(FRTOS_BENCH)/heap_stow-L0.elf $(FRTOS_BENCH)/heap_stow-L1.elf \
+    $(FRTOS_BENCH)/heap_stow-L0-critical.elf
+.PHONY: bench-freertos
+bench-freertos:
+ifeq ($(FRTOS_HAVE),)
+	@echo "FreeRTOS heap_4 / heap_stow side by side: $(FRTOS_SKIP)"
+else
+	@$(MAKE) --no-print-directory -j$(JOBS) $(FRTOS_BENCH_IMAGES)
+	@mkdir -p $(BUILD)/bench
+	@bench/freertos/freertos.sh "$(FRTOS_QEMU_mps2-an386)" $(FRTOS_BENCH_IMAGES) | tee $(BUILD)/bench/freertos.md
+endif

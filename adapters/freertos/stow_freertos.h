@@ -10,6 +10,16 @@
  *                                configAPPLICATION_ALLOCATED_HEAP 1).
  *                                1: no ucHeap; vPortDefineHeapRegions() gives the
  *                                storage, as with heap_5 (one region for now).
+ *   STOW_FREERTOS_HEAP_CRITICAL  0 (default): pvPortMalloc and vPortFree suspend
+ *                                the scheduler around the heap, as heap_4 does.
+ *                                1: they hold the heap's lock instead (with
+ *                                port/freertos, the kernel's critical section),
+ *                                about half the instructions of a call, and
+ *                                callable from interrupt handlers at or below
+ *                                configMAX_SYSCALL_INTERRUPT_PRIORITY; interrupts
+ *                                at or below it wait for the call: O(1), tens
+ *                                of instructions, at check levels 0 and 1;
+ *                                O(block) at level 2 (poison and canary).
  *
  * and the kernel's own configUSE_MALLOC_FAILED_HOOK,
  * configHEAP_CLEAR_MEMORY_ON_FREE and configASSERT, as heap_4 does.
@@ -21,6 +31,9 @@
 
 #ifndef STOW_FREERTOS_HEAP_REGIONS
 #define STOW_FREERTOS_HEAP_REGIONS 0
+#endif
+#ifndef STOW_FREERTOS_HEAP_CRITICAL
+#define STOW_FREERTOS_HEAP_CRITICAL 0
 #endif
 
 #ifdef __cplusplus

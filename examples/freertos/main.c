@@ -245,6 +245,7 @@ static void wait_for_tasks(UBaseType_t n)
     while (uxTaskGetNumberOfTasks() > n) {
         vTaskDelay(1);
     }
+    vTaskDelay(1); /* it counts a task gone just before freeing its stack and TCB */
 }
 
 static void run_phase(uint32_t phase)

@@ -9,7 +9,9 @@
  *     minimum-ever figure and its reset, the largest request being exact, the
  *     kernel's own tasks and queues living in the heap and coming back, the
  *     storage heap_stow.c was configured with (its own ucHeap on mps2-an386,
- *     the application's on mps2-an385, a region on riscv-virt);
+ *     the application's on mps2-an385, a region on riscv-virt) and its lock
+ *     (the scheduler's suspension, or on mps2-an386 the heap's lock, with which
+ *     an interrupt handler allocates and frees);
  *   - a bad vPortFree reaching configASSERT through the port's assert hook, with
  *     the heap unchanged;
  *   - the heap under preemption: tasks of equal priority, time-sliced by the
@@ -119,6 +121,7 @@ static void wait_for_tasks(UBaseType_t n)
     while (uxTaskGetNumberOfTasks() > n) {
         vTaskDelay(1);
     }
+    vTaskDelay(1); /* it counts a task gone just before freeing its stack and TCB */
 }
 
 static UBaseType_t tasks_at_start;
@@ -459,6 +462,44 @@ TEST(port_lock_in_a_handler_masks_at_the_kernels_level)
     CHECK_EQ(board_basepri(), 0u);
 }
 
+#if STOW_FREERTOS_HEAP_CRITICAL == 1
+/* With the heap's lock instead of the scheduler's suspension, an interrupt
+ * handler may allocate and free. */
+#define IRQ_HEAP 27u
+static void *volatile from_isr;
+static volatile uint32_t heap_isr_runs;
+
+static void heap_isr(void)
+{
+    if (from_isr == NULL) {
+        from_isr = pvPortMalloc(48u);
+    } else {
+        vPortFree(from_isr);
+        from_isr = NULL;
+    }
+    heap_isr_runs++;
+}
+
+TEST(heap_malloc_and_free_from_an_interrupt)
+{
+    size_t free0 = xPortGetFreeHeapSize();
+    HeapStats_t before = heap_stats();
+    board_irq_install(IRQ_HEAP, heap_isr, PRIO_HANDLER);
+    board_irq_pend(IRQ_HEAP);
+    CHECK_EQ(heap_isr_runs, 1u);
+    CHECK_NOT_NULL(from_isr);
+    CHECK_LE(48u, stow_heap_usable_size(stow_freertos_heap(), from_isr));
+    CHECK_EQ(free0 - xPortGetFreeHeapSize(), STOW_HEAP_BLOCK_BYTES(48u));
+    board_irq_pend(IRQ_HEAP);
+    CHECK_EQ(heap_isr_runs, 2u);
+    CHECK_NULL(from_isr);
+    CHECK_EQ(xPortGetFreeHeapSize(), free0);
+    HeapStats_t after = heap_stats();
+    CHECK_EQ(after.xNumberOfSuccessfulAllocations, before.xNumberOfSuccessfulAllocations + 1u);
+    CHECK_EQ(after.xNumberOfSuccessfulFrees, before.xNumberOfSuccessfulFrees + 1u);
+}
+#endif
+
 TEST(port_locks_and_critical_sections_nest)
 {
     kernel_runs = 0u;
@@ -646,6 +687,9 @@ static void test_task(void *param)
     RUN(port_lock_lets_urgent_interrupts_run);
     RUN(port_lock_in_a_handler_masks_at_the_kernels_level);
     RUN(port_locks_and_critical_sections_nest);
+#if STOW_FREERTOS_HEAP_CRITICAL == 1
+    RUN(heap_malloc_and_free_from_an_interrupt);
+#endif
 #endif
 #if defined(__riscv)
     RUN(port_lock_masks_and_restores_mie);
@@ -670,7 +714,9 @@ int main(void)
     stow_test_print(board_name);
     stow_test_print(", check level ");
     stow_test_print_u(STOW_CHECK_LEVEL);
-    stow_test_print(", heap in " HEAP_MODE "\n");
+    stow_test_print(", heap in " HEAP_MODE);
+    stow_test_print(STOW_FREERTOS_HEAP_CRITICAL == 1 ? ", locked by a critical section\n"
+                                                     : ", locked by suspending the scheduler\n");
 #if STOW_FREERTOS_HEAP_REGIONS == 1
     const HeapRegion_t regions[] = {{STORAGE, STORAGE_BYTES}, {NULL, 0u}};
     vPortDefineHeapRegions(regions);

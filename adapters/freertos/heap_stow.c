@@ -73,8 +73,8 @@
  *
  * vPortGetHeapStats fills:
  *   xAvailableHeapSpaceInBytes       xPortGetFreeHeapSize()
- *   xSizeOfLargestFreeBlockInBytes   the largest pvPortMalloc() that succeeds now
- *                                    (stow_heap_largest_free(): exact, a
+ *   xSizeOfLargestFreeBlockInBytes   stow_heap_largest_free(): the largest
+ *                                    pvPortMalloc() sure to succeed now (a
  *                                    request size, where heap_4 gives a block's
  *                                    size, header included)
  *   xSizeOfSmallestFreeBlockInBytes  0, and
@@ -233,6 +233,18 @@ void *pvPortMalloc(size_t xWantedSize)
     return p;
 }
 
+/* The block's usable bytes, for traceFREE and configHEAP_CLEAR_MEMORY_ON_FREE;
+ * 0 (reported to the assert hook) when pv is not a live block, and then the
+ * free is not made, so that one bad pointer is reported once. */
+PRIVILEGED_DATA static bool refused_free;
+
+__attribute__((unused)) static size_t block_bytes(void *pv)
+{
+    size_t n = stow_heap_usable_size(&heap, pv);
+    refused_free = n == 0u; /* pvPortMalloc makes no 0-byte block */
+    return n;
+}
+
 void vPortFree(void *pv)
 {
     if (pv == NULL) {
@@ -242,11 +254,18 @@ void vPortFree(void *pv)
     {
         configASSERT(laid_out); /* a block, but no heap to give it back to */
         if (laid_out) {
+            refused_free = false;
 #if configHEAP_CLEAR_MEMORY_ON_FREE == 1
-            (void)memset(pv, 0, stow_heap_usable_size(&heap, pv));
+            size_t n = block_bytes(pv);
+            (void)memset(pv, 0, n);
+            traceFREE(pv, n);
+#else
+            /* block_bytes() runs only if the trace macro reads the size */
+            traceFREE(pv, block_bytes(pv));
 #endif
-            traceFREE(pv, stow_heap_usable_size(&heap, pv));
-            stow_heap_free(&heap, pv);
+            if (!refused_free) {
+                stow_heap_free(&heap, pv);
+            }
             frees++;
         }
     }

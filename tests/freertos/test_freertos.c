@@ -69,6 +69,21 @@ void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
     stow_port_exit(3);
 }
 
+static void *volatile traced_malloc, *volatile traced_free;
+static volatile size_t traced_malloc_size, traced_free_size;
+
+void test_trace_malloc(void *p, size_t size)
+{
+    traced_malloc = p;
+    traced_malloc_size = size;
+}
+
+void test_trace_free(void *p, size_t size)
+{
+    traced_free = p;
+    traced_free_size = size;
+}
+
 /* ---- the heap's storage, as this build configured it ------------------------ */
 
 #if STOW_FREERTOS_HEAP_REGIONS == 1
@@ -153,9 +168,13 @@ TEST(heap_malloc_and_free_keep_the_counters)
     uint8_t *p = pvPortMalloc(100u);
     CHECK_NOT_NULL(p);
     CHECK_EQ((uintptr_t)p & portBYTE_ALIGNMENT_MASK, 0u);
+    CHECK_PTR_EQ(traced_malloc, p); /* traceMALLOC(p, usable bytes) */
+    CHECK_EQ(traced_malloc_size, stow_heap_usable_size(stow_freertos_heap(), p));
     CHECK_LE(100u, stow_heap_usable_size(stow_freertos_heap(), p));
     /* the block's bytes, header and rounding included, as heap_4 counts them */
-    CHECK_EQ(free_before - xPortGetFreeHeapSize(), STOW_HEAP_BLOCK_BYTES(100u));
+    stow_stats_t st = stow_stats();
+    CHECK_EQ(xPortGetFreeHeapSize(), st.capacity - st.used);
+    CHECK_LE(100u, free_before - xPortGetFreeHeapSize());
     HeapStats_t mid = heap_stats();
     CHECK_EQ(mid.xNumberOfSuccessfulAllocations, before.xNumberOfSuccessfulAllocations + 1u);
     CHECK_EQ(mid.xNumberOfSuccessfulFrees, before.xNumberOfSuccessfulFrees);
@@ -163,13 +182,32 @@ TEST(heap_malloc_and_free_keep_the_counters)
     CHECK_LE(mid.xMinimumEverFreeBytesRemaining, mid.xAvailableHeapSpaceInBytes);
     CHECK_EQ(mid.xSizeOfSmallestFreeBlockInBytes, 0u); /* documented: not known */
     CHECK_EQ(mid.xNumberOfFreeBlocks, 0u);
+    size_t usable = stow_heap_usable_size(stow_freertos_heap(), p);
     vPortFree(p);
+    CHECK_PTR_EQ(traced_free, p); /* traceFREE(p, usable bytes) */
+    CHECK_EQ(traced_free_size, usable);
+    traced_free = NULL;
     vPortFree(NULL); /* ignored, not counted */
+    CHECK_NULL(traced_free);
     HeapStats_t after = heap_stats();
     CHECK_EQ(after.xNumberOfSuccessfulFrees, before.xNumberOfSuccessfulFrees + 1u);
     CHECK_EQ(xPortGetFreeHeapSize(), free_before);
     CHECK_TRUE(heap_check());
 }
+
+#if configHEAP_CLEAR_MEMORY_ON_FREE == 1
+/* Freed bytes are zeroed, but for the heap's own words at the block's ends. */
+TEST(heap_clears_freed_blocks)
+{
+    uint8_t *p = pvPortMalloc(200u);
+    CHECK_NOT_NULL(p);
+    stow_test_fill(p, 0xABu, 200u);
+    vPortFree(p);
+    for (size_t i = 4u * sizeof(void *); i < 200u - 2u * sizeof(void *); i++) {
+        CHECK_EQ(stow_test_peek(p + i), 0u);
+    }
+}
+#endif
 
 TEST(heap_zero_bytes_give_null_and_the_hook)
 {
@@ -401,6 +439,7 @@ STOW_POOL_DEFINE_STATIC(shared, struct stamp, 16);
 #define PRIO_HANDLER 0x80u
 static volatile uint32_t urgent_runs, kernel_runs, handler_runs;
 static volatile uint32_t seen_urgent, seen_kernel, seen_basepri, seen_after_unlock;
+static volatile size_t seen_free, seen_low;
 
 static void urgent_isr(void) { urgent_runs++; }
 static void kernel_isr(void) { kernel_runs++; }
@@ -417,6 +456,8 @@ static void handler_isr(void)
     seen_kernel = kernel_runs;
     stow_pool_unlock(&shared, state);
     seen_after_unlock = kernel_runs;
+    seen_free = xPortGetFreeHeapSize(); /* the getters, from a handler */
+    seen_low = xPortGetMinimumEverFreeHeapSize();
     handler_runs++;
 }
 
@@ -460,6 +501,8 @@ TEST(port_lock_in_a_handler_masks_at_the_kernels_level)
     CHECK_EQ(seen_kernel, 0u);   /* more urgent than the handler, still held off */
     CHECK_EQ(seen_after_unlock, 1u);
     CHECK_EQ(board_basepri(), 0u);
+    CHECK_EQ(seen_free, xPortGetFreeHeapSize());
+    CHECK_EQ(seen_low, xPortGetMinimumEverFreeHeapSize());
 }
 
 #if STOW_FREERTOS_HEAP_CRITICAL == 1
@@ -489,7 +532,7 @@ TEST(heap_malloc_and_free_from_an_interrupt)
     CHECK_EQ(heap_isr_runs, 1u);
     CHECK_NOT_NULL(from_isr);
     CHECK_LE(48u, stow_heap_usable_size(stow_freertos_heap(), from_isr));
-    CHECK_EQ(free0 - xPortGetFreeHeapSize(), STOW_HEAP_BLOCK_BYTES(48u));
+    CHECK_LE(48u, free0 - xPortGetFreeHeapSize());
     board_irq_pend(IRQ_HEAP);
     CHECK_EQ(heap_isr_runs, 2u);
     CHECK_NULL(from_isr);
@@ -522,12 +565,15 @@ TEST(port_locks_and_critical_sections_nest)
 #if defined(__riscv)
 static volatile uint32_t tick_checks;
 static volatile bool tick_mie_seen;
+static volatile size_t tick_free;
 
 static void tick_handler(void)
 {
     uint32_t state = stow_pool_lock(&shared);
     tick_mie_seen = tick_mie_seen || board_interrupts_on();
     stow_pool_unlock(&shared, state);
+    tick_mie_seen = tick_mie_seen || board_interrupts_on();
+    tick_free = xPortGetFreeHeapSize(); /* a getter, from a handler */
     tick_mie_seen = tick_mie_seen || board_interrupts_on();
     tick_checks++;
 }
@@ -555,6 +601,7 @@ TEST(port_lock_in_a_handler_leaves_mie_clear)
     }
     board_periodic(NULL, 0u);
     CHECK_FALSE(tick_mie_seen);
+    CHECK_EQ(tick_free, xPortGetFreeHeapSize());
 }
 #endif
 
@@ -675,6 +722,9 @@ static void test_task(void *param)
     (void)param;
     tasks_at_start = uxTaskGetNumberOfTasks();
     RUN(heap_malloc_and_free_keep_the_counters);
+#if configHEAP_CLEAR_MEMORY_ON_FREE == 1
+    RUN(heap_clears_freed_blocks);
+#endif
     RUN(heap_zero_bytes_give_null_and_the_hook);
     RUN(heap_refusal_calls_the_hook_after_resuming);
     RUN(heap_calloc_zeroes_and_refuses_overflow);
@@ -707,6 +757,25 @@ static void test_task(void *param)
     stow_port_exit(stow_test_finish());
 }
 
+/* Before the scheduler: vPortHeapResetState() forgets every block and count. */
+TEST(heap_reset_state_forgets_everything)
+{
+    size_t empty = xPortGetFreeHeapSize();
+    CHECK_NOT_NULL(pvPortMalloc(300u));
+    CHECK_LT(xPortGetFreeHeapSize(), empty);
+    vPortHeapResetState();
+#if STOW_FREERTOS_HEAP_REGIONS == 1
+    const HeapRegion_t regions[] = {{STORAGE, STORAGE_BYTES}, {NULL, 0u}};
+    vPortDefineHeapRegions(regions);
+#endif
+    CHECK_EQ(xPortGetFreeHeapSize(), empty);
+    CHECK_EQ(xPortGetMinimumEverFreeHeapSize(), empty);
+    HeapStats_t s = heap_stats();
+    CHECK_EQ(s.xNumberOfSuccessfulAllocations, 0u);
+    CHECK_EQ(s.xNumberOfSuccessfulFrees, 0u);
+    CHECK_TRUE(heap_check());
+}
+
 int main(void)
 {
     board_init();
@@ -722,6 +791,7 @@ int main(void)
     vPortDefineHeapRegions(regions);
 #endif
     RUN(heap_is_laid_out_in_its_storage);
+    RUN(heap_reset_state_forgets_everything);
     if (xTaskCreate(test_task, "test", 1024u, NULL, tskIDLE_PRIORITY + 2u, NULL) != pdPASS) {
         stow_test_print("no room for the test task\n");
         return 1;

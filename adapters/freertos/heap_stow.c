@@ -207,10 +207,10 @@ static size_t used_now(const stow_heap_t *h)
 void *pvPortMalloc(size_t xWantedSize)
 {
     void *p = NULL;
+    stow_heap_t *h = ready(); /* before the heap's lock: laying out sets its word */
+    configASSERT(h != NULL);  /* region mode: vPortDefineHeapRegions() first */
     held_t held = hold();
     {
-        stow_heap_t *h = ready();
-        configASSERT(h != NULL); /* region mode: vPortDefineHeapRegions() first */
         if (h != NULL && xWantedSize > 0u) {
             p = take(h, xWantedSize);
             if (p != NULL) {
@@ -293,7 +293,7 @@ static size_t free_now(const stow_heap_t *h, size_t *low)
     return s.capacity - s.used;
 }
 
-/* The two getters read a few words under the port's whole-core section: like
+/* These three read a few words under the port's whole-core section: like
  * heap_4's, which read one variable, they may be called from a task, from an
  * interrupt handler (at or below configMAX_SYSCALL_INTERRUPT_PRIORITY) and
  * before the scheduler starts. */
@@ -334,9 +334,9 @@ void xPortResetHeapMinimumEverFreeHeapSize(void)
 void vPortGetHeapStats(HeapStats_t *pxHeapStats)
 {
     HeapStats_t s = {0u, 0u, 0u, 0u, 0u, 0u, 0u};
+    stow_heap_t *h = ready();
     held_t held = hold();
     {
-        stow_heap_t *h = ready();
         if (h != NULL) {
             s.xAvailableHeapSpaceInBytes = free_now(h, &s.xMinimumEverFreeBytesRemaining);
             s.xSizeOfLargestFreeBlockInBytes = stow_heap_largest_free(h);

@@ -1029,12 +1029,12 @@ include tests/cxx/rules.mk
 # ---- containers shared between threads, per-thread scratch (tests/threads/rules.mk)
 include tests/threads/rules.mk
 
+# ---- FreeRTOS: heap_stow.c as the kernel's heap, port/freertos, the demo, test and bench
+include adapters/freertos/rules.mk
+
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
 include adapters/rules.mk
-
-# ---- FreeRTOS: heap_stow.c as the kernel's heap, port/freertos, the demo, test and bench
-include adapters/freertos/rules.mk
 
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk

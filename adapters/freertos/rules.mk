@@ -46,6 +46,7 @@ FRTOS_CFLAGS_riscv-virt = $(RV_FLAGS) $(riscv-virt_CFLAGS)
 TOOL_picolibcrv := /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs:picolibc-riscv64-unknown-elf
 TOOLS_test += picolibcrv
 TOOLS_tools += picolibcrv
+TOOLS_bench += newlib
 TOOLS_demo += $(if $(filter riscv-virt,$(BOARD)),picolibcrv,newlib)
 FRTOS_LINK_ARM = $(CM_LINK) targets/cortex-m/startup.c port/cortex-m/semihost.c
 FRTOS_LINK_mps2-an385 = $(FRTOS_LINK_ARM) -Ltargets/mps2-an385

@@ -5,12 +5,15 @@
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
 #   make demo                 the demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
+#   make demo-freertos        examples/freertos on the FreeRTOS kernel (FREERTOS_KERNEL_PATH;
+#                             BOARD=mps2-an385, mps2-an386 or riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
-#                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx), and
-#                             what several cores cost (make bench-multicore); kept in
+#                             recorded allocation traces replayed (bench/replay.mk),
+#                             the C / C++ instruction comparison (make bench-cxx), what
+#                             several cores cost (make bench-multicore), and FreeRTOS
+#                             heap_4 beside heap_stow.c (make bench-freertos); kept in
 #                             bench/results/bench.md, which make test checks the docs against
 #   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
 #                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
@@ -699,6 +702,7 @@ bench-print:
 	@echo && $(MAKE) --no-print-directory bench-replay
 	@echo && $(MAKE) --no-print-directory bench-cxx
 	@echo && $(MAKE) --no-print-directory bench-multicore
+	@echo && $(MAKE) --no-print-directory bench-freertos
 
 size: tools-size
 	@bench/record.sh size bench/size.sh
@@ -934,6 +938,9 @@ include tests/cxx/rules.mk
 
 # ---- containers shared between threads, per-thread scratch (tests/threads/rules.mk)
 include tests/threads/rules.mk
+
+# ---- FreeRTOS: heap_stow.c as the kernel's heap, port/freertos, the demo, test and bench
+include adapters/freertos/rules.mk
 
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.

@@ -120,14 +120,15 @@ size_t heap4_block_end(const void *p, size_t size)
 bool heap4_all_free(void) { return xPortGetFreeHeapSize() == first_block(heap_bytes); }
 
 /* ---- what heap_4.c calls of the kernel and the C library ---------------------------------- */
+/* Weak: an image with the real kernel and a C library (bench/freertos) has its own. */
 
 /* The scheduler lock around each call: there is no scheduler. */
-void vTaskSuspendAll(void) {}
-BaseType_t xTaskResumeAll(void) { return pdFALSE; }
+__attribute__((weak)) void vTaskSuspendAll(void) {}
+__attribute__((weak)) BaseType_t xTaskResumeAll(void) { return pdFALSE; }
 
 /* pvPortCalloc's memset: the images have no C library. The barrier keeps GCC
  * from making this loop a call of memset. */
-void *memset(void *dst, int c, size_t n)
+__attribute__((weak)) void *memset(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     for (size_t i = 0; i < n; i++) {

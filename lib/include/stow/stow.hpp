@@ -679,7 +679,8 @@ template <class T, uint32_t N> class genpool_base {
                 0u,
                 0u,
                 config,
-                0u},
+                0u,
+                STOW_HANDLE_INDEX_MASK},
           mem_()
     {
     }
@@ -861,7 +862,8 @@ template <class T, uint32_t N> class slotmap_base {
                0u,
                0u,
                config,
-               0u},
+               0u,
+               STOW_HANDLE_INDEX_MASK},
           mem_()
     {
     }

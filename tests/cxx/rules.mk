@@ -49,7 +49,7 @@ CXX_TEST_SRC := $(sort $(wildcard tests/cxx/test_*.cpp))
 CXX_SUITES := $(patsubst tests/cxx/test_%.cpp,%,$(CXX_TEST_SRC))
 CXX_C_SRC := tests/harness.c tests/main.c
 CXX_TEST_INC := $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx
-CXX_TEST_DEPS := $(CXX_TEST_SRC) tests/cxx/check.hpp lib/include/stow/stow.hpp tests/harness.h $(CXX_C_SRC) \
+CXX_TEST_DEPS := $(CXX_TEST_SRC) tests/cxx/check.hpp tests/cxx/counted.hpp lib/include/stow/stow.hpp tests/harness.h $(CXX_C_SRC) \
                  $(BUILD)/gen/cxx/suites.h $(LIB_DEPS) tests/cxx/rules.mk
 CXX_RESULTS :=
 
@@ -83,6 +83,39 @@ $(eval $(call CXX_HOST_TEST,cxx-host-clang++-c++17-O2-L0,$(CC_clang),$(CXX_CLANG
 # Generation overflow in the tests' reach (4 generation bits), retiring slots.
 $(eval $(call CXX_HOST_TEST,cxx-host-g++-c++17-gen4-retire,$(CC_gcc),$(CXX_GXX),c++17,-O2 -g \
     -DSTOW_CHECK_LEVEL=1 -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
+
+# ---- suites of their own, on the host: $(1) name, $(2) suite, $(3) C compiler,
+# $(4) C++ compiler, $(5) -std, $(6) flags for both, $(7) C++ flags. Built as
+# cxx-host-*, with tests/main.c running the one suite $(2) (tests/cxx/$(2).cpp).
+#   cxx-throw-*   tests/cxx/throw.cpp with exceptions on (as C++ has them by
+#                 default): the strong guarantee of every emplace and make
+CXX_OWN_SUITES := throw
+$(patsubst %,$(BUILD)/gen/cxx-%/suites.h,$(CXX_OWN_SUITES)): $(BUILD)/gen/cxx-%/suites.h: tests/cxx/rules.mk
+	@mkdir -p $(@D)
+	@printf 'STOW_TEST_SUITE(cxx_%s)\n' $* >$@
+define CXX_SUITE_TEST
+$(BUILD)/test/$(1)/tests: tests/cxx/$(2).cpp tests/cxx/check.hpp tests/cxx/counted.hpp lib/include/stow/stow.hpp \
+        $(wildcard lib/include/stow/*.hpp) $(LIB_DEPS) $(CXX_C_SRC) tests/harness.h $(HOST_PORT) \
+        $(BUILD)/gen/cxx-$(2)/suites.h tests/cxx/rules.mk
+	@mkdir -p $$(@D)/obj
+	$(Q)for src in $(LIB_SRC) $(CXX_C_SRC) $(HOST_PORT); do \
+	    $(3) $(STD) $(WARN) $(6) $(INC) -Itests -I$(BUILD)/gen/cxx-$(2) -c $$$$src \
+	        -o $$(@D)/obj/$$$$(basename $$$$src .c).o || exit 1; \
+	done
+	$(Q)$(4) -std=$(5) $(CXX_WARN_$(4)) $(6) $(7) $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx-$(2) \
+	    -c tests/cxx/$(2).cpp \
+	    -o $$(@D)/obj/$(2).o
+	$(Q)$(4) $(6) $$(@D)/obj/*.o -o $$@ -lpthread
+$(BUILD)/test/$(1)/result: $(BUILD)/test/$(1)/tests FORCE
+	@tests/run.sh $(1) $$(@D) $$<
+CXX_RESULTS += $(BUILD)/test/$(1)/result
+endef
+$(eval $(call CXX_SUITE_TEST,cxx-throw-g++-c++17-asan-ubsan-L2,throw,$(CC_gcc),$(CXX_GXX),c++17,\
+    $(CXX_SAN) -DSTOW_CHECK_LEVEL=2))
+$(eval $(call CXX_SUITE_TEST,cxx-throw-clang++-c++20-asan-ubsan-L1,throw,$(CC_clang),$(CXX_CLANGXX),c++20,\
+    $(CXX_SAN) -DSTOW_CHECK_LEVEL=1))
+$(eval $(call CXX_SUITE_TEST,cxx-throw-g++-c++17-O2-L0-retire,throw,$(CC_gcc),$(CXX_GXX),c++17,\
+    -O2 -g -DSTOW_CHECK_LEVEL=0 -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
 
 # ---- boards: $(1) board, $(2) optimisation, $(3) check level, $(4) -std
 # As the C suite's board images (BOARD_TEST in the Makefile): the C sources with

@@ -89,7 +89,7 @@ $(eval $(call CXX_HOST_TEST,cxx-host-g++-c++17-gen4-retire,$(CC_gcc),$(CXX_GXX),
 # cxx-host-*, with tests/main.c running the one suite $(2) (tests/cxx/$(2).cpp).
 #   cxx-throw-*   tests/cxx/throw.cpp with exceptions on (as C++ has them by
 #                 default): the strong guarantee of every emplace and make
-CXX_OWN_SUITES := throw
+CXX_OWN_SUITES := throw pmr
 $(patsubst %,$(BUILD)/gen/cxx-%/suites.h,$(CXX_OWN_SUITES)): $(BUILD)/gen/cxx-%/suites.h: tests/cxx/rules.mk
 	@mkdir -p $(@D)
 	@printf 'STOW_TEST_SUITE(cxx_%s)\n' $* >$@
@@ -116,6 +116,63 @@ $(eval $(call CXX_SUITE_TEST,cxx-throw-clang++-c++20-asan-ubsan-L1,throw,$(CC_cl
     $(CXX_SAN) -DSTOW_CHECK_LEVEL=1))
 $(eval $(call CXX_SUITE_TEST,cxx-throw-g++-c++17-O2-L0-retire,throw,$(CC_gcc),$(CXX_GXX),c++17,\
     -O2 -g -DSTOW_CHECK_LEVEL=0 -DSTOW_HANDLE_INDEX_BITS=28 -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE))
+#   cxx-pmr-*     tests/cxx/pmr.cpp: stow/pmr.hpp with the standard library's
+#                 containers (exceptions on, so that running out is tested)
+$(eval $(call CXX_SUITE_TEST,cxx-pmr-g++-c++17-asan-ubsan-L2,pmr,$(CC_gcc),$(CXX_GXX),c++17,\
+    $(CXX_SAN) -DSTOW_CHECK_LEVEL=2))
+$(eval $(call CXX_SUITE_TEST,cxx-pmr-clang++-c++20-O2-L1,pmr,$(CC_clang),$(CXX_CLANGXX),c++20,\
+    -O2 -g -DSTOW_CHECK_LEVEL=1))
+
+# ---- cxx-pmr-mps2-an386: the same suite for Cortex-M4, against newlib's C and
+# C++ libraries (Debian's libstdc++-arm-none-eabi-newlib; without it the run is
+# skipped with one line), -fno-exceptions as firmware builds are (running out is
+# tested on the host), run under QEMU. newlib's sbrk needs `end`: the end of
+# .bss (nothing here calls malloc, but libstdc++ links it).
+CXX_PMR_ARM_FLAGS := -O2 -g $(CM_FLAGS) $(mps2-an386_CFLAGS) -DSTOW_CHECK_LEVEL=1 -DSTOW_TEST_TARGET \
+                     -DSTOW_TEST_RAM_KIB=$(mps2-an386_RAM_KIB) $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx-pmr
+CXX_PMR_ARM_LIBS := --specs=nano.specs -lstdc++_nano -lsupc++_nano -lc_nano -lm -lgcc -lnosys \
+                    -Wl,--defsym=end=__bss_end
+CXX_PMR_ARM_DIR := $(BUILD)/test/cxx-pmr-mps2-an386-O2-L1-c++17
+$(CXX_PMR_ARM_DIR)/result: tests/cxx/pmr.cpp lib/include/stow/pmr.hpp lib/include/stow/stow.hpp $(LIB_DEPS) \
+        $(CXX_C_SRC) tests/harness.h $(CM_PORT_DEPS) $(BUILD)/gen/cxx-pmr/suites.h FORCE
+	@mkdir -p $(@D)/obj
+	@if ! echo '#include <memory_resource>' | $(ARM_CXX) -std=c++17 -x c++ -E - >/dev/null 2>&1; then \
+	    echo "0 0" >$@; printf '%-34s %s\n' cxx-pmr-mps2-an386 \
+	        "skipped: no <memory_resource> for $(ARM_CXX) (apt-get install libstdc++-arm-none-eabi-newlib)"; \
+	    exit 0; fi; \
+	for src in $(CM_SUPPORT) $(CM_PORT) $(LIB_SRC) $(CXX_C_SRC); do \
+	    $(ARM_CC) $(STD) $(WARN) $(CXX_PMR_ARM_FLAGS) -c $$src \
+	        -o $(@D)/obj/$$(basename $$src .c).o || exit 1; \
+	done; \
+	$(ARM_CXX) -std=c++17 $(CXX_WARN_g++) $(CXX_MODE) $(filter-out -ffreestanding,$(CXX_PMR_ARM_FLAGS)) \
+	    -c tests/cxx/pmr.cpp -o $(@D)/obj/pmr.o || exit 1; \
+	$(ARM_CXX) $(filter-out -ffreestanding,$(CXX_PMR_ARM_FLAGS)) -nostartfiles -Wl,--gc-sections \
+	    -Tlinker/cortex-m.ld -Llinker -Ltargets/mps2-an386 $(@D)/obj/*.o $(CXX_PMR_ARM_LIBS) -o $(@D)/tests.elf || exit 1; \
+	tests/run.sh cxx-pmr-mps2-an386-O2-L1-c++17 $(@D) timeout $(QEMU_TIMEOUT) $(QEMU) $(mps2-an386_QEMU) $(QEMU_RUN) \
+	    -kernel $(@D)/tests.elf
+CXX_BOARD_RESULTS += $(CXX_PMR_ARM_DIR)/result
+
+# ---- cxx-nobits: namespace-scope containers (STOW_CXX_DEFINE) cost RAM only:
+# their storage sections are NOBITS and a 64 MiB arena makes no 64 MiB object
+# (tests/cxx/nobits.sh, readelf), with g++, clang++ and arm-none-eabi-g++; and
+# the plain global (storage inside the object) is caught by the same check.
+CXX_NOBITS_RUNS := \
+    "readelf $(CXX_GXX) -std=c++17 -O2" \
+    "readelf $(CXX_CLANGXX) -std=c++20 -O0" \
+    "arm-none-eabi-readelf $(ARM_CXX) -std=c++17 -Os $(CM_FLAGS) $(microbit_CFLAGS) $(CXX_MODE)" \
+    "arm-none-eabi-readelf $(ARM_CXX) -std=c++20 -O2 $(CM_FLAGS) $(mps2-an386_CFLAGS) $(CXX_MODE)"
+$(BUILD)/test/cxx-nobits/result: tests/cxx/nobits.sh tests/cxx/nobits.cpp lib/include/stow/stow.hpp $(LIB_DEPS) FORCE
+	@mkdir -p $(@D); passed=0; failed=0; n=0; \
+	for run in $(CXX_NOBITS_RUNS); do n=$$((n + 1)); \
+	    if tests/cxx/nobits.sh $(@D)/$$n $$run $(INC) >$(@D)/$$n.out; then passed=$$((passed + 1)); \
+	    else failed=$$((failed + 1)); cat $(@D)/$$n.out; fi; \
+	done; \
+	if STOW_NOBITS_EXPECT=fail tests/cxx/nobits.sh $(@D)/plain readelf $(CXX_GXX) -std=c++17 -O2 $(INC) \
+	        -DSTOW_NOBITS_PLAIN=1 >$(@D)/plain.out; then passed=$$((passed + 1)); \
+	else failed=$$((failed + 1)); cat $(@D)/plain.out; fi; \
+	rm -f $(@D)/plain/nobits.o; \
+	echo "$$passed $$failed" >$@; printf '%-34s %s passed, %s failed\n' cxx-nobits "$$passed" "$$failed"
+CXX_RESULTS += $(BUILD)/test/cxx-nobits/result
 
 # ---- boards: $(1) board, $(2) optimisation, $(3) check level, $(4) -std
 # As the C suite's board images (BOARD_TEST in the Makefile): the C sources with

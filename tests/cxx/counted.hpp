@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // counted.hpp - an item that counts its constructions and destructions and
-// knows whether it is alive, for the C++ suites (each file that includes it
-// has counts of its own).
+// knows whether it is alive, for the C++ suites (one set of counts per program,
+// which each case resets).
 #ifndef STOW_TEST_CXX_COUNTED_HPP
 #define STOW_TEST_CXX_COUNTED_HPP
 
 #include "check.hpp"
 
-namespace {
+namespace cxx_test {
 
 struct tally {
     uint32_t constructed;
@@ -16,11 +16,11 @@ struct tally {
     uint32_t moves;
     uint32_t bad; // destroyed twice, or used after destruction, or moved by its bytes
 };
-[[maybe_unused]] tally counts;
+inline tally counts;
 
-[[maybe_unused]] uint32_t live() { return counts.constructed - counts.destroyed; }
+inline uint32_t live() { return counts.constructed - counts.destroyed; }
 
-[[maybe_unused]] void reset_counts() { counts = tally{0u, 0u, 0u, 0u, 0u}; }
+inline void reset_counts() { counts = tally{0u, 0u, 0u, 0u, 0u}; }
 
 // Counts its constructions and destructions; knows whether it is alive.
 class counted {
@@ -66,7 +66,12 @@ class counted {
     int value_;
 };
 
-} // namespace
+} // namespace cxx_test
+
+using cxx_test::counted;
+using cxx_test::counts;
+using cxx_test::live;
+using cxx_test::reset_counts;
 
 // counted moves correctly by its bytes: let the slot map compact it.
 template <> struct stow::relocatable<counted> {

@@ -18,6 +18,12 @@
 #                       (g++ C++17, clang++ C++20, arm-none-eabi-g++ C++17)
 #   cxx-cost            bench/cxx_cost.sh: the C++ calls against the C calls,
 #                       instructions in the object code, Cortex-M4 and M0 at -O2
+#                       (and M4 with exceptions on)
+#   cxx-throw-*         tests/cxx/throw.cpp, exceptions on: every emplace and make
+#                       gives the strong guarantee (g++, clang++, sanitizers)
+#   cxx-pmr-*           tests/cxx/pmr.cpp: stow/pmr.hpp with std containers, on the
+#                       host and on Cortex-M4 (newlib's libstdc++) under QEMU
+#   cxx-nobits          STOW_CXX_DEFINE storage is NOBITS (readelf; host and arm)
 #   cxx-demo            examples/cxx_entities under QEMU (mps2-an386), as
 #                       `make demo` runs it
 #
@@ -206,7 +212,8 @@ $(eval $(call CXX_BOARD_TEST,mps2-an386,O0,2,c++17))
 $(eval $(call CXX_BOARD_TEST,mps2-an386,Os,0,c++17))
 
 # ---- clang -Weverything: the suite and the example, compiled only.
-$(BUILD)/test/cxx-weverything/result: $(CXX_TEST_DEPS) examples/cxx_entities/main.cpp FORCE
+$(BUILD)/test/cxx-weverything/result: $(CXX_TEST_DEPS) examples/cxx_entities/main.cpp lib/include/stow/pmr.hpp \
+        $(patsubst %,tests/cxx/%.cpp,$(CXX_OWN_SUITES)) $(patsubst %,$(BUILD)/gen/cxx-%/suites.h,$(CXX_OWN_SUITES)) FORCE
 	@mkdir -p $(@D); : >$(@D)/log; passed=0; failed=0; \
 	for std in c++17 c++20; do for src in $(CXX_TEST_SRC); do \
 	    if $(CXX_CLANGXX) -std=$$std $(CXX_EVERYTHING) $$([ $$std = c++20 ] && echo $(CXX_EVERYTHING_c++20)) \
@@ -217,6 +224,12 @@ $(BUILD)/test/cxx-weverything/result: $(CXX_TEST_DEPS) examples/cxx_entities/mai
 	if $(CXX_CLANGXX) -std=c++20 $(CXX_EVERYTHING) $(CXX_EVERYTHING_c++20) $(CXX_MODE) $(INC) \
 	        -c examples/cxx_entities/main.cpp -o $(@D)/out.o >>$(@D)/log 2>&1; then passed=$$((passed + 1)); \
 	else failed=$$((failed + 1)); echo "FAIL examples/cxx_entities/main.cpp (c++20):"; tail -n 20 $(@D)/log; fi; \
+	for suite in $(CXX_OWN_SUITES); do \
+	    if $(CXX_CLANGXX) -std=c++17 $(CXX_EVERYTHING) $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx-$$suite \
+	            -c tests/cxx/$$suite.cpp -o $(@D)/out.o >>$(@D)/log 2>&1; then passed=$$((passed + 1)); \
+	    else failed=$$((failed + 1)); echo "FAIL tests/cxx/$$suite.cpp (c++17, exceptions on):"; \
+	        tail -n 20 $(@D)/log; fi; \
+	done; \
 	echo "$$passed $$failed" >$@; \
 	printf '%-34s %s passed, %s failed\n' cxx-weverything "$$passed" "$$failed"
 CXX_RESULTS += $(BUILD)/test/cxx-weverything/result
@@ -262,10 +275,16 @@ $(BUILD)/test/cxx-cost/result: $(CXX_COST_DEPS) FORCE
 	else echo "0 1" >$@; r="0 passed, 1 failed"; cat $(@D)/log; fi; \
 	printf '%-34s %s\n' cxx-cost "$$r"
 CXX_RESULTS += $(BUILD)/test/cxx-cost/result
+# make bench-cxx: the cost table, then the walks over every item, C against
+# C++ (bench/cxx_walk.sh: instructions per item on the host under callgrind and
+# on Cortex-M4 and M0 under QEMU -icount; fails if items() is slower than the C
+# walk that gives handles too).
 .PHONY: bench-cxx
 bench-cxx:
 	@mkdir -p $(BUILD)/bench/cxx
 	@ARM_CC=$(ARM_CC) ARM_CXX=$(ARM_CXX) bench/cxx_cost.sh $(BUILD)/bench/cxx
+	@CC=$(CC_gcc) CXX=$(CXX_GXX) ARM_CC=$(ARM_CC) ARM_CXX=$(ARM_CXX) QEMU=$(QEMU) \
+	    bench/cxx_walk.sh $(BUILD)/bench/cxx-walk
 
 # ---- the example: `make demo` runs it after the C demos.
 DEMOS += cxx_entities

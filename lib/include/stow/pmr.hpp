@@ -70,6 +70,13 @@
 #include <memory_resource>
 #include <new>
 
+/* Header-only: a resource's vtable is emitted wherever it is used (the linker
+ * keeps one), which clang -Weverything reports. */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wweak-vtables"
+#endif
+
 namespace stow {
 
 /* std::pmr::memory_resource over an arena. */
@@ -190,5 +197,9 @@ template <class T, class R> class allocator {
 };
 
 } // namespace stow
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 #endif /* STOW_PMR_HPP */

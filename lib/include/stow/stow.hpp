@@ -856,15 +856,17 @@ template <class Handle, class V> struct handle_and_item {
 struct items_end {
 };
 
-/* A range of begin() and items_end. */
-template <class It> class items_range {
+/* A range of begin() and items_end over the C container c. The iterator is
+ * made by begin(), in place (a copy of a genpool's walk state could cost a
+ * call of memcpy). */
+template <class It, class Native> class items_range {
   public:
-    explicit items_range(const It &from_) noexcept : first_(from_) {}
-    It begin() const noexcept { return first_; }
+    explicit items_range(const Native *c_) noexcept : native_(c_) {}
+    It begin() const noexcept { return It(native_); }
     items_end end() const noexcept { return items_end(); }
 
   private:
-    It first_;
+    const Native *native_;
 };
 
 /* A genpool's items with their handles: the fast walk of stow/genpool.h
@@ -1049,13 +1051,13 @@ class genpool : private detail::destructor<detail::genpool_base<T, N, IndexBits,
      * may or may not be visited. */
     using items_iterator = detail::genpool_items_iterator<handle_type, T>;
     using const_items_iterator = detail::genpool_items_iterator<handle_type, const T>;
-    detail::items_range<items_iterator> items() noexcept
+    detail::items_range<items_iterator, stow_genpool_t> items() noexcept
     {
-        return detail::items_range<items_iterator>(items_iterator(&this->pool_));
+        return detail::items_range<items_iterator, stow_genpool_t>(&this->pool_);
     }
-    detail::items_range<const_items_iterator> items() const noexcept
+    detail::items_range<const_items_iterator, stow_genpool_t> items() const noexcept
     {
-        return detail::items_range<const_items_iterator>(const_items_iterator(&this->pool_));
+        return detail::items_range<const_items_iterator, stow_genpool_t>(&this->pool_);
     }
 
     /* The C pool, for the C API (stow/genpool.h). */
@@ -1158,9 +1160,9 @@ template <class T, uint32_t N, unsigned IndexBits, class Where> class slotmap_ba
  * and its handle, stow_slotmap_handle_at()'s, read in line. */
 template <class Handle, class V, class Base> class slotmap_items_iterator {
   public:
-    slotmap_items_iterator(V *data_, const stow_slotmap_t &m_) noexcept
-        : items_(data_), dense_(static_cast<const uint32_t *>(m_.dense)),
-          sparse_(static_cast<const uint32_t *>(m_.sparse)), pos_(0u), end_(m_.count)
+    explicit slotmap_items_iterator(const stow_slotmap_t *m_) noexcept
+        : items_(static_cast<V *>(static_cast<void *>(m_->items))), dense_(static_cast<const uint32_t *>(m_->dense)),
+          sparse_(static_cast<const uint32_t *>(m_->sparse)), pos_(0u), end_(m_->count)
     {
     }
     handle_and_item<Handle, V> operator*() const noexcept
@@ -1368,13 +1370,13 @@ class slotmap : private detail::destructor<detail::slotmap_base<T, N, IndexBits,
      * (items move): mark_dead() is the way to end items in the loop. */
     using items_iterator = detail::slotmap_items_iterator<handle_type, T, base>;
     using const_items_iterator = detail::slotmap_items_iterator<handle_type, const T, base>;
-    detail::items_range<items_iterator> items() noexcept
+    detail::items_range<items_iterator, stow_slotmap_t> items() noexcept
     {
-        return detail::items_range<items_iterator>(items_iterator(this->items_data(), this->map_));
+        return detail::items_range<items_iterator, stow_slotmap_t>(&this->map_);
     }
-    detail::items_range<const_items_iterator> items() const noexcept
+    detail::items_range<const_items_iterator, stow_slotmap_t> items() const noexcept
     {
-        return detail::items_range<const_items_iterator>(const_items_iterator(this->items_data(), this->map_));
+        return detail::items_range<const_items_iterator, stow_slotmap_t>(&this->map_);
     }
 
     /* The items, packed: data()[0, size()). Dead-marked ones included. */
@@ -1874,13 +1876,10 @@ class heap : private detail::destructor<detail::heap_base<Bytes, Where>, !STOW_H
      * this heap (level 1 checks that the block holds the count it says). */
     template <class T> void destroy_array(T *p_) noexcept
     {
-        if (p_ == nullptr) {
-            return;
-        }
         constexpr size_t header_ = array_header<T>();
         if constexpr (header_ == 0u) {
-            stow_heap_free(&this->heap_, p_);
-        } else {
+            stow_heap_free(&this->heap_, p_); /* NULL is ignored */
+        } else if (p_ != nullptr) {
             void *block_ = static_cast<unsigned char *>(static_cast<void *>(p_)) - header_;
 #if STOW_CHECK_LEVEL >= 1
             /* A block of this heap (else usable_size reports it), holding n items. */
@@ -2018,10 +2017,15 @@ template <class C> using global = typename detail::global_of<C>::type;
     STOW_HPP_DEFINE(static STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, __VA_ARGS__)
 #define STOW_CXX_DEFINE_IN(sub, name, ...) \
     STOW_HPP_DEFINE(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, __VA_ARGS__)
-/* (One more step, so that the subsystem becomes the body's two arguments.) */
+/* (One more step, so that the subsystem becomes the body's two arguments.) The
+ * first declaration makes the macro a compile error inside a class, whose
+ * message names the way out (as STOW__FILE_SCOPE_ONLY does for the C DEFINEs,
+ * without a double underscore, which clang -Weverything reports in C++). */
+#define STOW_HPP_FILE_SCOPE_ONLY \
+    extern int stow_CXX_DEFINE_belongs_at_namespace_scope_a_member_holds_its_storage_already
 #define STOW_HPP_DEFINE(linkage, sub, name, ...) STOW_HPP_DEFINE_BODY(linkage, sub, name, __VA_ARGS__)
 #define STOW_HPP_DEFINE_BODY(linkage, prefix, subname, name, ...)                                \
-    STOW__FILE_SCOPE_ONLY;                                                                       \
+    STOW_HPP_FILE_SCOPE_ONLY;                                                                    \
     alignas(::stow::global<__VA_ARGS__>::storage_align) STOW__SECTION_IN(prefix, subname, cxx, name) \
     static unsigned char stow_cxx_storage_##name[::stow::global<__VA_ARGS__>::storage_bytes];       \
     linkage ::stow::global<__VA_ARGS__> name(stow_cxx_storage_##name);                               \

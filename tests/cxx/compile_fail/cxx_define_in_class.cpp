@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // STOW_CXX_DEFINE is for namespace scope; a member holds its storage inside.
-// expect: stow_DEFINE_belongs_at_namespace_scope__inside_a_class_use_stow_hpp
+// expect: stow_CXX_DEFINE_belongs_at_namespace_scope_a_member_holds_its_storage_already
 #include "stow/stow.hpp"
 
 struct level {

@@ -20,7 +20,9 @@
  *     entities.refresh([](Entity &dying) { log(dying); });   // then destroyed
  *     if (Entity *t = entities.get(entities.get(b)->target)) { ... }   // nullptr: gone
  *
- *     stow::arena<16 * 1024> scratch;
+ *     for (auto [h, e] : entities.items()) { ... } // each item with its handle
+ *
+ *     STOW_CXX_DEFINE(scratch, stow::arena<16 * 1024>);   // a global: RAM only (.bss)
  *     {
  *         stow::arena_scope frame(scratch);       // a mark...
  *         Hit *hits = frame.make_array<Hit>(n);   // zeroed, n * sizeof(Hit) checked
@@ -33,9 +35,17 @@
  *   stow::slotmap<T, N>    packed items behind handles; mark_dead() and refresh()
  *   stow::packed<T, N>     packed items, swap-and-pop removal, no handles
  *   stow::arena<Bytes>     bump allocation; make<T>(), make_array<T>(n), scopes
- *   stow::heap<Bytes>      variable-size blocks; make<T>() / destroy(), raw alloc
+ *   stow::heap<Bytes>      variable-size blocks; make<T>() / destroy(), arrays, raw alloc
  *   stow::handle<C>        a handle of container type C (==, <, hash, null, raw bits)
  *   stow::arena_scope      mark on construction, rewind on destruction
+ *   STOW_CXX_DEFINE(name, C)  a container at namespace scope whose storage is .bss
+ *                          (stow::global<C>); see "Where the storage goes"
+ *
+ * genpool and slotmap take two more template arguments: genpool<T, N, Tag,
+ * IndexBits> (see "Handles"). Every container takes a last one, in_object (the
+ * default) or in_bss, which only STOW_CXX_DEFINE sets. stow/pmr.hpp adds the
+ * standard library's interfaces (std::pmr memory resources over an arena and a
+ * heap, and stow::allocator<T, R>).
  *
  * Each one is a thin class over the C container of the same name (stow/<name>.h,
  * whose header is the manual for costs, failures and contract checks). What the
@@ -51,9 +61,9 @@
  *
  * Constant initialisation. Every constructor is constexpr and runs no code at
  * start-up: a global container (or a global object that has containers as
- * members) is ready before any constructor of any file runs, so there is no
- * initialisation order to get wrong; `constinit` (C++20) makes the compiler
- * prove it. A container of a trivially destructible T has a trivial destructor
+ * members, or one made by STOW_CXX_DEFINE) is ready before any constructor of
+ * any file runs, so there is no initialisation order to get wrong; `constinit`
+ * (C++20) makes the compiler prove it (STOW_CXX_DEFINE declares it so). A container of a trivially destructible T has a trivial destructor
  * too (outside AddressSanitizer builds), so a global one registers nothing for
  * exit either. One of a T with a destructor has a destructor, which for a
  * global the compiler registers for exit from .init_array (__cxa_atexit, or
@@ -64,12 +74,16 @@
  * is constructed at run time (start-up stays O(1) whatever the capacity, as
  * with the C DEFINE macros), and no memset is called.
  * Where the storage goes: a constant-initialised object with pointers in it
- * is initialised data (.data), not .bss, and the storage is part of the
- * object. So a *global* container takes its size in flash (or in the
- * executable) as well as in RAM, unlike a C DEFINE, whose storage is in a
- * NOBITS section (.bss.stow.*). For a large global container on a target
- * where flash is short, use the C DEFINE and the C API for that container;
- * a container that is a member of an object built at run time, or a local,
+ * is initialised data (.data), not .bss, and a container's storage is part of
+ * the object. So a plain global container (`stow::arena<64 << 20> frame;`)
+ * takes its size in flash and in the executable (64 MiB of them) as well as in
+ * RAM. At namespace scope, make it with STOW_CXX_DEFINE(frame, stow::arena<64 <<
+ * 20>) instead (defined at the end of this file): as a C DEFINE, its storage is
+ * then an array of its own in a NOBITS section (.bss.stow.cxx.frame: RAM only),
+ * and the object (of type stow::global<C>: C with its storage in_bss) is the C
+ * struct and a pointer, constant-initialised; it is registered for the report
+ * (stow/report.h), and STOW_CXX_DEFINE_IN(sub, ...) counts it in a subsystem.
+ * A container that is a member of an object built at run time, or a local,
  * costs no flash at all.
  *
  * Construction and destruction. emplace(args...) constructs the item in place
@@ -77,7 +91,23 @@
  * initialisers hold; an aggregate without a constructor takes emplace(T{...})
  * in C++17). Everything that ends an item runs its destructor exactly once:
  * remove(), destroy(), clear(), refresh() for the items marked dead, and the
- * container's destructor for the items still there. The C calls that copy an
+ * container's destructor for the items still there.
+ * Exceptions: every emplace, emplace_back, insert of a T that is not trivially
+ * copyable, and make and make_array of arena and heap gives the strong
+ * guarantee. If T's constructor throws, the slot, block or bytes go back to
+ * the container before the exception goes on (stow_genpool_cancel,
+ * stow_slotmap_cancel, stow_pool_free, the packed array's last place,
+ * stow_heap_free, an arena rewind to a mark taken first): the container holds
+ * the items it held, size() is what it was, no destructor ever runs on the
+ * unconstructed slot, nothing leaks, and genpool and slotmap give the next item
+ * the handle the failed one had (its generation is not spent); only the peak
+ * statistic of pool, slotmap, packed and heap may count the attempt. A
+ * make_array whose k-th constructor throws destroys the k - 1 made (the last
+ * first) and frees the block. This costs nothing when the constructor cannot
+ * throw (noexcept, or trivial), or with exceptions off (-fno-exceptions): the
+ * code is then the plain placement new (make bench-cxx compares the object
+ * code with exceptions on and off); otherwise the undo is a landing pad,
+ * outside the path taken when nothing throws. The C calls that copy an
  * item by its bytes (insert) are used only when T is trivially copyable; for
  * another T, insert(const T &) copy-constructs instead. The calls that move
  * items by their bytes inside the container (the swap-and-pop of
@@ -92,17 +122,22 @@
  * Costs. The container's C struct is at its address and a handle is the C
  * handle's 32 bits, passed in a register: get, contains, insert (of a trivially
  * copyable T), remove (of a trivially destructible, relocatable T), mark_dead,
- * refresh, emplace, push and remove_at, arena and heap make compile to the same
- * instructions as the C calls a C program would write (the C alloc, then the
- * item's fields); bench/cxx_cost.sh compares the object code, `make bench-cxx`
- * prints it. emplace() is the C alloc, which zeroes the item, then the
+ * refresh, emplace, push and remove_at, arena and heap make, make_array and
+ * destroy_array (of a T without a destructor) compile to the same instructions
+ * as the C calls a C program would write (the C alloc, then the item's fields),
+ * whatever the container's IndexBits; bench/cxx_cost.sh compares the object
+ * code, `make bench-cxx` prints it. With exceptions on, a noexcept member that
+ * ends in a call of a C function returning nothing (heap destroy and
+ * destroy_array, packed remove_at) takes 2 instructions more on Cortex-M4: the
+ * compiler must assume that the C function may throw, and keeps a frame for
+ * std::terminate instead of a tail call. emplace() is the C alloc, which zeroes the item, then the
  * constructor; with no arguments, a trivially default constructible T is left
  * as those zero bytes, which is what value-initialisation makes of it (a
  * pointer to data member aside, whose null is not zero bits on the usual ABIs).
  * data() and size() of slotmap and packed read the C struct's fields inline, so
  * a range-for over them is a plain loop with no call. pool<T, N> keeps one bit
  * per block of its own (the C pool does not know which blocks are live), so
- * that it can iterate, clear and destroy: on Cortex-M4 at -O2, emplace takes 23
+ * that it can iterate, clear and destroy: on Cortex-M4 at -O2, emplace takes 19
  * instructions more than the C alloc, destroy 13 more than the C free (33 at
  * check level 1, which checks the pointer against those bits). stow.hpp's own
  * code calls no memset or memcpy (tests/cxx/freestanding.cpp); constructing,
@@ -114,11 +149,28 @@
  * one is a compile error. Two containers of the same type share a handle type;
  * give them different Tag types (the third template argument of genpool and
  * slotmap, any type, which may be incomplete) when their handles must not mix.
+ * Containers that differ in IndexBits, or a global (STOW_CXX_DEFINE) and a
+ * member of the same T and N, are different types: their handles do not mix.
  * A default-constructed handle is null; `if (h)` asks "not null" (not "alive":
  * that is contains(h)). ==, !=, <, <=, >, >= compare the raw bits; raw() and
  * handle<C>::from_raw() give and take the 32 bits for serialisation;
  * std::hash<stow::handle<C>> is there when <functional> is (a hosted build;
  * stow::handle_hash is there always).
+ * Index bits per container: IndexBits (the fourth template argument of genpool
+ * and slotmap, STOW_HANDLE_INDEX_BITS by default, 1 to 30) is how many low bits
+ * of the container's handles hold the slot index; the other 32 - IndexBits
+ * hold the generation, which decides how many reuses of a slot it takes before
+ * an old handle could match again (STOW_GENERATION_OVERFLOW). So a particle
+ * map of 4096 slots takes 12 and keeps 20 bits of generation, and a map of
+ * 100000 slots takes 17 whatever the global option says, in one program. N must
+ * be at most 2^IndexBits; the compile error names the limit, its value and the
+ * way to raise it. The handle's index() and generation() read its container's
+ * split (handle<C>::index_bits); the C struct keeps it (its index_mask), so
+ * native() works with the C API as ever, but stow_handle_index() and
+ * stow_handle_generation(), which read the global split, do not fit another
+ * split (use the handle's). It costs nothing over the default: every C call
+ * reads the split from the container, whichever it is. Handles are 32 bits:
+ * at most 2^30 slots (docs/cxx.md says what 64-bit handles would cost).
  *
  * Iteration. `for (T &item : container)` visits every live item: in slot order
  * for pool and genpool (removing the current item inside the loop is fine),
@@ -127,18 +179,34 @@
  * live until refresh() and are visited. Removing from a slotmap or packed array
  * inside a range-for moves the last item into the current place: use
  * mark_dead()/refresh(), or an index loop, there.
+ * With handles: `for (auto [h, item] : c.items())` on genpool and slotmap gives
+ * each live item (item: T &, or const T & through a const container) with its
+ * handle h, read in line: a slot map's from its tables (two loads), a genpool's
+ * from its slot's word, over genpool's fast walk (STOW_GENPOOL_FOREACH). Per
+ * item on Cortex-M4 (`make bench-cxx`): slotmap 9 instructions (the loop
+ * without handles 5; the C loop over stow_slotmap_handle_at 20), genpool 12.4
+ * over a full pool (FOREACH without handles 7.4; FOREACH with
+ * stow_genpool_handle_of 45.7; this range-for 37). genpool's items() keeps the
+ * fast walk's rule: the body may remove the item it is on and nothing else.
+ * slotmap::handle_of(item) gives an item's handle from its address, as
+ * genpool::handle_of does.
  *
- * Contract checks (STOW_CHECK_LEVEL >= 1) are the C calls', plus two of this
+ * Contract checks (STOW_CHECK_LEVEL >= 1) are the C calls', plus these of this
  * layer's own, reported through the same hook with the same rule (the call
  * then does nothing): pool::destroy() of a pointer that is not a live block of
  * this pool ("stow::pool::destroy: pointer is not a live block of this pool"),
- * and packed::remove_at() of an index at or beyond size().
+ * packed::remove_at() of an index at or beyond size(), slotmap::handle_of() of
+ * a pointer that is not an item of the map, and heap::destroy_array() of a
+ * pointer not from make_array or with another count than make_array's.
  *
- * Requirements: C++17 or later; g++ or clang++ (the type traits come from the
- * compiler's builtins). No C++ standard library header is needed (Debian's
- * arm-none-eabi-g++ has none unless libstdc++-arm-none-eabi-dev is installed);
- * <functional> is included only where it exists in a hosted build, for
- * std::hash. Works with -fno-exceptions and -fno-rtti; nothing here throws.
+ * Requirements: C++17 or later (if constexpr, inline variables, structured
+ * bindings in items(), guaranteed copy elision; stow/stow.h alone works from
+ * C++11); g++ or clang++ (the type traits come from the compiler's builtins).
+ * No C++ standard library header is needed (Debian's arm-none-eabi-g++ has
+ * none unless libstdc++-arm-none-eabi-dev is installed); <functional> is
+ * included only where it exists in a hosted build, for std::hash. Works with
+ * -fno-exceptions and -fno-rtti; nothing here throws, and with exceptions on a
+ * constructor's exception passes through (see "Exceptions").
  * Options: those of config.h (STOW_NO_STD_HASH leaves std::hash out).
  */
 #ifndef STOW_STOW_HPP
@@ -568,8 +636,8 @@ template <class T, uint32_t N, class Where> class pool_base {
 #endif
     void ready_words(uint32_t w_) noexcept
     {
-        uint32_t *word_ = live_.get() + ready_;
-        uint32_t *stop_ = live_.get() + w_;
+        uint32_t *word_ = &live_at(ready_);
+        uint32_t *stop_ = &live_at(w_);
         do {
             *word_ = 0u;
 #if defined(__GNUC__)
@@ -579,10 +647,22 @@ template <class T, uint32_t N, class Where> class pool_base {
         ready_ = w_ + 1u;
     }
 
+    /* Live word w (the array itself when it is a member: GCC addresses a
+     * member array more tightly than a pointer that an accessor returns). */
+    uint32_t &live_at(uint32_t w_) noexcept
+    {
+        if constexpr (is_in_object<Where>) {
+            return live_.words[w_];
+        } else {
+            return live_.get()[w_];
+        }
+    }
+    uint32_t live_at(uint32_t w_) const noexcept { return const_cast<pool_base *>(this)->live_at(w_); }
+
     /* For an index below N. */
     bool is_live(uintptr_t i_) const noexcept
     {
-        return (i_ >> 5) < ready_ && ((live_.get()[i_ >> 5] >> (i_ & 31u)) & 1u) != 0u;
+        return (i_ >> 5) < ready_ && ((live_at(static_cast<uint32_t>(i_ >> 5)) >> (i_ & 31u)) & 1u) != 0u;
     }
     T *block(uint32_t i_) noexcept
     {
@@ -593,7 +673,7 @@ template <class T, uint32_t N, class Where> class pool_base {
     {
         if constexpr (!trivially_destructible<T>) {
             for (uint32_t w_ = 0; w_ < ready_; w_++) {
-                for (uint32_t left_ = live_.get()[w_]; left_ != 0u; left_ &= left_ - 1u) {
+                for (uint32_t left_ = live_at(w_); left_ != 0u; left_ &= left_ - 1u) {
                     block(w_ * 32u + lowest_bit_index(left_))->~T();
                 }
             }
@@ -613,7 +693,7 @@ template <class T, uint32_t N, class Where> class pool_base {
         if (w_ >= ready_) {
             ready_words(w_);
         }
-        live_.get()[w_] |= UINT32_C(1) << (i_ & 31u);
+        live_at(w_) |= UINT32_C(1) << (i_ & 31u);
     }
 };
 
@@ -666,7 +746,7 @@ template <class T, class Pool> class pool_iterator {
 
 } // namespace detail
 
-/* Fixed-size blocks for T (stow/pool.h), with N blocks inside the object. The
+/* Fixed-size blocks for T (stow/pool.h), with N blocks of its own. The
  * pool keeps a live bit per block (N / 8 bytes, rounded up to words) so that it
  * can visit, clear and destroy its items; the C pool does not know which blocks
  * are live. */
@@ -676,7 +756,7 @@ class pool : private detail::destructor<detail::pool_base<T, N, Where>, !detail:
     template <class, class> friend class detail::pool_iterator;
     static constexpr uint32_t end_word = base::words;
     uint32_t live_words() const noexcept { return this->ready_; }
-    uint32_t live_word(uint32_t w_) const noexcept { return this->live_.get()[w_]; }
+    uint32_t live_word(uint32_t w_) const noexcept { return this->live_at(w_); }
     T *block_at(uint32_t i_) const noexcept { return const_cast<pool *>(this)->block(i_); }
 
   public:
@@ -721,7 +801,7 @@ class pool : private detail::destructor<detail::pool_base<T, N, Where>, !detail:
             return;
         }
         item_->~T();
-        this->live_.get()[i_ >> 5] &= ~(UINT32_C(1) << (i_ & 31u));
+        this->live_at(static_cast<uint32_t>(i_ >> 5)) &= ~(UINT32_C(1) << (i_ & 31u));
         stow_pool_free(&this->pool_, item_);
     }
 
@@ -1653,7 +1733,7 @@ template <size_t Bytes, class Where> class arena_base {
 
 } // namespace detail
 
-/* A linear allocator over Bytes bytes inside the object (stow/arena.h). It hands
+/* A linear allocator over Bytes bytes of its own (stow/arena.h). It hands
  * out memory and takes it all back at once, running no destructors: make<T>()
  * and make_array<T>() accept only trivially destructible types. */
 template <size_t Bytes, class Where = in_object>
@@ -1782,7 +1862,7 @@ template <size_t Bytes, class Where> class heap_base {
 
 } // namespace detail
 
-/* A variable-size heap over Bytes bytes inside the object (stow/heap.h), with
+/* A variable-size heap over Bytes bytes of its own (stow/heap.h), with
  * typed helpers. The heap does not know the types of its blocks: destroying the
  * heap runs no destructor of what is left in it. */
 template <size_t Bytes, class Where = in_object>

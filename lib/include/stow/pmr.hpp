@@ -79,50 +79,9 @@
 
 namespace stow {
 
-/* std::pmr::memory_resource over an arena. */
-class arena_resource final : public std::pmr::memory_resource {
-  public:
-    explicit arena_resource(stow_arena_t &a_) noexcept : arena_(&a_) {}
-    template <size_t B, class W> explicit arena_resource(arena<B, W> &a_) noexcept : arena_(&a_.native()) {}
-
-    stow_arena_t &native() const noexcept { return *arena_; }
-
-  private:
-    void *do_allocate(size_t bytes_, size_t align_) override
-    {
-        void *p_ = stow_arena_alloc(arena_, bytes_ != 0u ? bytes_ : 1u, align_);
-        return p_ != nullptr ? p_ : std::pmr::null_memory_resource()->allocate(bytes_, align_);
-    }
-    void do_deallocate(void *, size_t, size_t) override {}
-    bool do_is_equal(const std::pmr::memory_resource &other_) const noexcept override { return this == &other_; }
-
-    stow_arena_t *arena_;
-};
-
-/* std::pmr::memory_resource over a heap. */
-class heap_resource final : public std::pmr::memory_resource {
-  public:
-    explicit heap_resource(stow_heap_t &h_) noexcept : heap_(&h_) {}
-    template <size_t B, class W> explicit heap_resource(heap<B, W> &h_) noexcept : heap_(&h_.native()) {}
-
-    stow_heap_t &native() const noexcept { return *heap_; }
-
-  private:
-    void *do_allocate(size_t bytes_, size_t align_) override
-    {
-        void *p_ = align_ <= STOW_HEAP_ALIGN ? stow_heap_alloc(heap_, bytes_)
-                                            : stow_heap_alloc_aligned(heap_, bytes_, align_);
-        return p_ != nullptr ? p_ : std::pmr::null_memory_resource()->allocate(bytes_, align_);
-    }
-    void do_deallocate(void *p_, size_t, size_t) override { stow_heap_free(heap_, p_); }
-    bool do_is_equal(const std::pmr::memory_resource &other_) const noexcept override { return this == &other_; }
-
-    stow_heap_t *heap_;
-};
-
 namespace detail {
 
-/* How an allocator gets and gives back bytes, by resource type: the C
+/* How the resources and the allocator get and give back bytes, by type: the C
  * containers, and the C++ ones through them. */
 template <class R> struct allocator_resource;
 template <> struct allocator_resource<stow_arena_t> {
@@ -151,6 +110,31 @@ template <size_t B, class W> struct allocator_resource<heap<B, W>> : allocator_r
 };
 
 } // namespace detail
+
+/* std::pmr::memory_resource over an arena (Native: stow_arena_t) or a heap
+ * (stow_heap_t), made from the C container or a C++ one. */
+template <class Native> class basic_resource final : public std::pmr::memory_resource {
+    using ops = detail::allocator_resource<Native>;
+
+  public:
+    explicit basic_resource(Native &c_) noexcept : native_(&c_) {}
+    template <class C> explicit basic_resource(C &c_) noexcept : native_(&c_.native()) {}
+
+    Native &native() const noexcept { return *native_; }
+
+  private:
+    void *do_allocate(size_t bytes_, size_t align_) override
+    {
+        void *p_ = ops::allocate(native_, bytes_ != 0u ? bytes_ : 1u, align_);
+        return p_ != nullptr ? p_ : std::pmr::null_memory_resource()->allocate(bytes_, align_);
+    }
+    void do_deallocate(void *p_, size_t, size_t) override { ops::deallocate(native_, p_); }
+    bool do_is_equal(const std::pmr::memory_resource &other_) const noexcept override { return this == &other_; }
+
+    Native *native_;
+};
+using arena_resource = basic_resource<stow_arena_t>;
+using heap_resource = basic_resource<stow_heap_t>;
 
 /* An allocator of T over the resource R (see above). */
 template <class T, class R> class allocator {

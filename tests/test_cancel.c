@@ -7,8 +7,8 @@
  * taken it (never-used slot, free list, after a clear). */
 #include "harness.h"
 
-STOW_GENPOOL_DEFINE_TYPED_STATIC(cancel_pool, uint32_t, 8);
-STOW_SLOTMAP_DEFINE_TYPED_STATIC(cancel_map, uint32_t, 8);
+STOW_GENPOOL_DEFINE_TYPED_STATIC(cancel_pool, uint32_t, 4);
+STOW_SLOTMAP_DEFINE_TYPED_STATIC(cancel_map, uint32_t, 4);
 
 static size_t peak_of_pool(void)
 {
@@ -58,16 +58,16 @@ TEST(cancel_genpool)
     CHECK(stow_genpool_check(&cancel_pool));
     /* the whole pool, then each one back: the list holds them all again */
     stow_genpool_clear(&cancel_pool);
-    cancel_pool_handle_t all[8];
-    for (uint32_t i = 0; i < 8u; i++) {
+    cancel_pool_handle_t all[4];
+    for (uint32_t i = 0; i < 4u; i++) {
         CHECK_NOT_NULL(cancel_pool_alloc(&all[i]));
     }
-    for (uint32_t i = 8u; i-- > 0u;) {
+    for (uint32_t i = 4u; i-- > 0u;) {
         CHECK(cancel_pool_cancel(all[i]));
         CHECK(stow_genpool_check(&cancel_pool));
     }
     CHECK_EQ(stow_genpool_count(&cancel_pool), 0u);
-    for (uint32_t i = 0; i < 8u; i++) {
+    for (uint32_t i = 0; i < 4u; i++) {
         cancel_pool_handle_t h;
         CHECK_NOT_NULL(cancel_pool_alloc(&h));
         CHECK_EQ(h.untyped.bits, all[i].untyped.bits);

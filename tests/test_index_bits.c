@@ -9,15 +9,13 @@
 
 #define RETIRE_MODE (STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE)
 
-/* 4 index bits: 28 bits of generation, whatever the global split. */
-STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(bits_genpool, uint32_t, 16, 4);
-STOW_SLOTMAP_DEFINE_TYPED_BITS_STATIC(bits_slotmap, uint32_t, 16, 4);
+/* 3 index bits: 29 bits of generation, whatever the global split; as many
+ * slots as they can name. (Small: the micro:bit has 16 KiB of RAM.) */
+STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(bits_genpool, uint32_t, 8, 3);
+STOW_SLOTMAP_DEFINE_TYPED_BITS_STATIC(bits_slotmap, uint32_t, 8, 3);
 /* 28 index bits: 15 generations, so that a slot runs out in the test's reach. */
 STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(short_genpool, uint32_t, 4, 28);
 STOW_SLOTMAP_DEFINE_TYPED_BITS_STATIC(short_slotmap, uint32_t, 4, 28);
-/* Every index of 3 bits in use. */
-STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(full_genpool, uint8_t, 8, 3);
-STOW_SLOTMAP_DEFINE_TYPED_BITS_STATIC(full_slotmap, uint8_t, 8, 3);
 
 TEST(index_bits_genpool_handles)
 {
@@ -26,10 +24,10 @@ TEST(index_bits_genpool_handles)
     bits_genpool_handle_t h = bits_genpool_insert(&v);
     CHECK_FALSE(bits_genpool_is_null(h));
     CHECK_EQ(bits_genpool_index(h), 0u);
-    /* the generation a clear left the slot at, and the split: index in 4 bits */
+    /* the generation a clear left the slot at, and the split: index in 3 bits */
     uint32_t gen = bits_genpool_generation(h);
-    CHECK_EQ(h.untyped.bits, gen << 4 | 0u);
-    /* 20 reuses of one slot: the generation counts on in the high 28 bits */
+    CHECK_EQ(h.untyped.bits, gen << 3 | 0u);
+    /* 20 reuses of one slot: the generation counts on in the high 29 bits */
     for (uint32_t k = 1; k <= 20u; k++) {
         CHECK(bits_genpool_remove(h));
         CHECK_NULL(bits_genpool_get(h));
@@ -62,7 +60,7 @@ TEST(index_bits_slotmap_handles)
     uint32_t v = 9u;
     bits_slotmap_handle_t h = bits_slotmap_insert(&v);
     uint32_t gen = bits_slotmap_generation(h);
-    CHECK_EQ(h.untyped.bits, gen << 4 | bits_slotmap_index(h));
+    CHECK_EQ(h.untyped.bits, gen << 3 | bits_slotmap_index(h));
     for (uint32_t k = 1; k <= 20u; k++) {
         uint32_t index = bits_slotmap_index(h);
         CHECK(bits_slotmap_remove(h));
@@ -129,45 +127,47 @@ TEST(index_bits_generations_run_out)
 /* capacity == 2^index_bits: every index in use, and the free list's links in 3 bits. */
 TEST(index_bits_every_index)
 {
-    uint8_t v = 3u;
-    full_genpool_handle_t g[8];
-    full_slotmap_handle_t m[8];
-    stow_genpool_clear(&full_genpool);
-    stow_slotmap_clear(&full_slotmap);
+    uint32_t v = 3u;
+    bits_genpool_handle_t g[8];
+    bits_slotmap_handle_t m[8];
+    stow_genpool_clear(&bits_genpool);
+    stow_slotmap_clear(&bits_slotmap);
     for (uint32_t i = 0; i < 8u; i++) {
-        g[i] = full_genpool_insert(&v);
-        m[i] = full_slotmap_insert(&v);
-        CHECK_FALSE(full_genpool_is_null(g[i]));
-        CHECK_FALSE(full_slotmap_is_null(m[i]));
+        g[i] = bits_genpool_insert(&v);
+        m[i] = bits_slotmap_insert(&v);
+        CHECK_FALSE(bits_genpool_is_null(g[i]));
+        CHECK_FALSE(bits_slotmap_is_null(m[i]));
     }
-    CHECK(full_genpool_is_null(full_genpool_insert(&v)));
-    CHECK(full_slotmap_is_null(full_slotmap_insert(&v)));
+    CHECK(bits_genpool_is_null(bits_genpool_insert(&v)));
+    CHECK(bits_slotmap_is_null(bits_slotmap_insert(&v)));
     for (uint32_t i = 0; i < 8u; i += 2u) {
-        CHECK(full_genpool_remove(g[i]));
-        CHECK(full_slotmap_remove(m[i]));
+        CHECK(bits_genpool_remove(g[i]));
+        CHECK(bits_slotmap_remove(m[i]));
     }
-    CHECK(stow_genpool_check(&full_genpool));
-    CHECK(stow_slotmap_check(&full_slotmap));
+    CHECK(stow_genpool_check(&bits_genpool));
+    CHECK(stow_slotmap_check(&bits_slotmap));
     for (uint32_t i = 0; i < 8u; i += 2u) {
-        g[i] = full_genpool_insert(&v);
-        m[i] = full_slotmap_insert(&v);
+        g[i] = bits_genpool_insert(&v);
+        m[i] = bits_slotmap_insert(&v);
     }
     for (uint32_t i = 0; i < 8u; i++) {
-        CHECK_NOT_NULL(full_genpool_get(g[i]));
-        CHECK_NOT_NULL(full_slotmap_get(m[i]));
+        CHECK_NOT_NULL(bits_genpool_get(g[i]));
+        CHECK_NOT_NULL(bits_slotmap_get(m[i]));
     }
-    CHECK(stow_genpool_check(&full_genpool));
-    CHECK(stow_slotmap_check(&full_slotmap));
+    CHECK(stow_genpool_check(&bits_genpool));
+    CHECK(stow_slotmap_check(&bits_slotmap));
+    bits_genpool_clear();
+    bits_slotmap_clear();
 }
 
 /* check() refuses a split that is not 2^n - 1 with 1 <= n <= 30, or one too narrow
  * for the capacity. */
 TEST(index_bits_check_refuses_a_bad_mask)
 {
-    const uint32_t bad[] = {0u, 5u, 0x7FFFFFFFu, 3u};
+    const uint32_t bad[] = {0u, 5u, 0x7FFFFFFFu, 3u}; /* 3: two bits for 8 slots */
     for (uint32_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint32_t keep = bits_genpool.index_mask;
-        bits_genpool.index_mask = bad[i]; /* 3: two bits for 16 slots */
+        bits_genpool.index_mask = bad[i];
         CHECK_FALSE(stow_genpool_check(&bits_genpool));
         bits_genpool.index_mask = keep;
         keep = bits_slotmap.index_mask;
@@ -209,15 +209,15 @@ TEST(index_bits_beyond_the_global_limit)
 /* init() gives the global split. */
 TEST(index_bits_init_takes_the_global_split)
 {
-    static STOW_ALIGNAS(8) unsigned char buf[256];
+    static STOW_ALIGNAS(8) unsigned char buf[64];
     stow_genpool_t g;
     stow_slotmap_t m;
-    CHECK(stow_genpool_init(&g, buf, sizeof buf, 4, 4, 8));
+    CHECK(stow_genpool_init(&g, buf, sizeof buf, 4, 4, 4));
     CHECK_EQ(g.index_mask, STOW_HANDLE_INDEX_MASK);
     uint32_t v = 1u;
     stow_handle_t h = stow_genpool_insert(&g, &v);
     CHECK_EQ(stow_handle_generation(h), 1u);
-    CHECK(stow_slotmap_init(&m, buf, sizeof buf, 4, 4, 8));
+    CHECK(stow_slotmap_init(&m, buf, sizeof buf, 4, 4, 4));
     CHECK_EQ(m.index_mask, STOW_HANDLE_INDEX_MASK);
     h = stow_slotmap_insert(&m, &v);
     CHECK_EQ(stow_handle_generation(h), 1u);

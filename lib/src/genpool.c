@@ -249,6 +249,7 @@ static inline uint32_t take_used_before(stow_genpool_t *g)
         if ((old & mask) == i) { /* live when cleared: its next generation */
             next = (old | mask) + 1u;
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+            /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
             next = next != 0u ? next : mask + 1u;
 #endif
         } else {

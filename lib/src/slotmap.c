@@ -293,6 +293,7 @@ static inline uint32_t next_generation(const stow_slotmap_t *m, uint32_t word)
 {
     uint32_t next = (word | m->index_mask) + 1u; /* the carry out of the index bits */
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+    /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
     if (next == 0u) {
         next = m->index_mask + 1u;
     }

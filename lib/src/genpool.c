@@ -429,17 +429,20 @@ static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 {
     STOW__CHECK(g != NULL, "stow_genpool_remove: pool pointer is NULL", false);
-    uint32_t gen_one = g->index_mask + 1u; /* generation 1, index 0 */
-    uint32_t i = h.bits & (gen_one - 1u);
+    uint32_t mask = g->index_mask;
+    uint32_t i = h.bits & mask;
     uint32_t *words = words_of(g);
     uint32_t bump = g->bump;
     if (i >= bump || words[i] != h.bits) {
         return false;
     }
-    uint32_t next = h.bits + gen_one; /* the next generation; carries out past the last */
-    if (next < gen_one) {
+    /* The next generation, index bits 0: the carry out of the index bits; 0
+     * past the last. */
+    uint32_t next = (h.bits | mask) + 1u;
+    /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
+    if (next == 0u) {
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
-        next += gen_one;
+        next = mask + 1u;
 #else
         remove_last_generation(g, i);
         return true;
@@ -463,7 +466,7 @@ bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
     }
     g->free_head = i;
     g->free_count = free_count + 1u;
-    words[i] = (next ^ i) | link; /* next's index bits are i's */
+    words[i] = next | link;
     clear_bit(bits, i);
     stow__release(item_at(g, i), g->item_size);
     return true;

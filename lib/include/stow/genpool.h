@@ -86,11 +86,11 @@
  * removed and cleared items are poisoned too, at every level, and an access
  * through a pointer that outlived its item is reported at once (see config.h).
  *
- * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 12,
- * contains 10, insert of an 8-byte item 38 (of a 16-byte one 36: 8- and 16-byte
- * items are copied in one step; of a 32-byte one 68: other sizes a word at a time,
- * 4 instructions a word), alloc 40, remove 37,
- * handle_of 18, next 25 per live item (27 with 5 live items among 100 slots),
+ * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 13,
+ * contains 11, insert of an 8-byte item 39 (of a 16-byte one 37: 8- and 16-byte
+ * items are copied in one step; of a 32-byte one 69: other sizes a word at a time,
+ * 4 instructions a word), alloc 41, remove 39,
+ * handle_of 19, next 26 per live item (28 with 5 live items among 100 slots),
  * iterate 26 per live item, STOW_GENPOOL_FOREACH 6 per live item plus 11 to 13
  * per 32-slot word with a live slot (6.4 over a full pool, 6.7 with every other slot
  * live), clear 20.

@@ -63,39 +63,51 @@
  * start-up: a global container (or a global object that has containers as
  * members, or one made by STOW_CXX_DEFINE) is ready before any constructor of
  * any file runs, so there is no initialisation order to get wrong; `constinit`
- * (C++20) makes the compiler prove it (STOW_CXX_DEFINE declares it so). A container of a trivially destructible T has a trivial destructor
- * too (outside AddressSanitizer builds), so a global one registers nothing for
- * exit either. One of a T with a destructor has a destructor, which for a
- * global the compiler registers for exit from .init_array (__cxa_atexit, or
- * __aeabi_atexit on ARM), as for any global C++ object: a firmware that links
- * no C library provides that function, or keeps such a container in an object
- * that main owns (examples/cxx_entities does). A constructor writes the C
- * struct's fields and nothing else: the storage is not zeroed when a container
- * is constructed at run time (start-up stays O(1) whatever the capacity, as
- * with the C DEFINE macros), and no memset is called.
- * Where the storage goes: a constant-initialised object with pointers in it
- * is initialised data (.data), not .bss, and a container's storage is part of
- * the object. So a plain global container (`stow::arena<64 << 20> frame;`)
- * takes its size in flash and in the executable (64 MiB of them) as well as in
- * RAM. At namespace scope, make it with STOW_CXX_DEFINE(frame, stow::arena<64 <<
+ * (C++20) makes the compiler prove it (STOW_CXX_DEFINE declares it so). A
+ * container of a trivially destructible T has a trivial destructor too (outside
+ * AddressSanitizer builds), so a global one registers nothing for exit either.
+ * One of a T with a destructor has a destructor, which for a global the
+ * compiler registers for exit from .init_array (__cxa_atexit, or __aeabi_atexit
+ * on ARM), as for any global C++ object: a firmware that links no C library
+ * provides that function, or keeps such a container in an object that main owns
+ * (examples/cxx_entities does). A constructor writes the C struct's fields and
+ * nothing else: the storage is not zeroed when a container is constructed at
+ * run time (start-up stays O(1) whatever the capacity, as with the C DEFINE
+ * macros), and no memset is called.
+ * Where the storage goes: a constant-initialised object with pointers in it is
+ * initialised data (.data), not .bss, and a container's storage is part of the
+ * object. So a plain global container (`stow::arena<64 << 20> frame;`) takes
+ * its size in flash and in the executable (64 MiB of them) as well as in RAM.
+ * At namespace scope, make it with STOW_CXX_DEFINE(frame, stow::arena<64 <<
  * 20>) instead (defined at the end of this file): as a C DEFINE, its storage is
  * then an array of its own in a NOBITS section (.bss.stow.cxx.frame: RAM only),
  * and the object (of type stow::global<C>: C with its storage in_bss) is the C
  * struct and a pointer, constant-initialised; it is registered for the report
- * (stow/report.h), and STOW_CXX_DEFINE_IN(sub, ...) counts it in a subsystem.
- * A container that is a member of an object built at run time, or a local,
- * costs no flash at all.
+ * (stow/report.h), and STOW_CXX_DEFINE_IN(sub, ...) counts it in a subsystem. A
+ * container that is a member of an object built at run time, or a local, costs
+ * no flash at all.
  *
  * Construction and destruction. emplace(args...) constructs the item in place
  * from args (T(args...): empty parentheses value-initialise, so default member
  * initialisers hold; an aggregate without a constructor takes emplace(T{...})
  * in C++17). Everything that ends an item runs its destructor exactly once:
  * remove(), destroy(), clear(), refresh() for the items marked dead, and the
- * container's destructor for the items still there.
+ * container's destructor for the items still there. The C calls that copy an
+ * item by its bytes (insert) are used only when T is trivially copyable; for
+ * another T, insert(const T &) copy-constructs instead. The calls that move
+ * items by their bytes inside the container (the swap-and-pop of
+ * slotmap::remove and packed::remove_at, the compaction of slotmap::refresh)
+ * need T to be relocatable: stow::relocatable<T>::value, which is true for a
+ * trivially copyable T and which you may specialise for a T that may be moved
+ * by copying its bytes and forgetting the original (most types that do not
+ * point into themselves). remove() and remove_at() move a T that is not
+ * relocatable with its move constructor instead (through a temporary);
+ * refresh() does not compile for it (a static_assert says why and what to do).
+ *
  * Exceptions: every emplace, emplace_back, insert of a T that is not trivially
  * copyable, and make and make_array of arena and heap gives the strong
- * guarantee. If T's constructor throws, the slot, block or bytes go back to
- * the container before the exception goes on (stow_genpool_cancel,
+ * guarantee. If T's constructor throws, the slot, block or bytes go back to the
+ * container before the exception goes on (stow_genpool_cancel,
  * stow_slotmap_cancel, stow_pool_free, the packed array's last place,
  * stow_heap_free, an arena rewind to a mark taken first): the container holds
  * the items it held, size() is what it was, no destructor ever runs on the
@@ -105,19 +117,9 @@
  * make_array whose k-th constructor throws destroys the k - 1 made (the last
  * first) and frees the block. This costs nothing when the constructor cannot
  * throw (noexcept, or trivial), or with exceptions off (-fno-exceptions): the
- * code is then the plain placement new (make bench-cxx compares the object
- * code with exceptions on and off); otherwise the undo is a landing pad,
- * outside the path taken when nothing throws. The C calls that copy an
- * item by its bytes (insert) are used only when T is trivially copyable; for
- * another T, insert(const T &) copy-constructs instead. The calls that move
- * items by their bytes inside the container (the swap-and-pop of
- * slotmap::remove and packed::remove_at, the compaction of slotmap::refresh)
- * need T to be relocatable: stow::relocatable<T>::value, which is true for a
- * trivially copyable T and which you may specialise for a T that may be moved
- * by copying its bytes and forgetting the original (most types that do not
- * point into themselves). remove() and remove_at() move a T that is not
- * relocatable with its move constructor instead (through a temporary); refresh()
- * does not compile for it (a static_assert says why and what to do).
+ * code is then the plain placement new (make bench-cxx compares the object code
+ * with exceptions on and off); otherwise the undo is a landing pad, outside the
+ * path taken when nothing throws.
  *
  * Costs. The container's C struct is at its address and a handle is the C
  * handle's 32 bits, passed in a register: get, contains, insert (of a trivially
@@ -130,18 +132,19 @@
  * ends in a call of a C function returning nothing (heap destroy and
  * destroy_array, packed remove_at) takes 2 instructions more on Cortex-M4: the
  * compiler must assume that the C function may throw, and keeps a frame for
- * std::terminate instead of a tail call. emplace() is the C alloc, which zeroes the item, then the
- * constructor; with no arguments, a trivially default constructible T is left
- * as those zero bytes, which is what value-initialisation makes of it (a
- * pointer to data member aside, whose null is not zero bits on the usual ABIs).
- * data() and size() of slotmap and packed read the C struct's fields inline, so
- * a range-for over them is a plain loop with no call. pool<T, N> keeps one bit
- * per block of its own (the C pool does not know which blocks are live), so
- * that it can iterate, clear and destroy: on Cortex-M4 at -O2, emplace takes 19
- * instructions more than the C alloc, destroy 13 more than the C free (33 at
- * check level 1, which checks the pointer against those bits). stow.hpp's own
- * code calls no memset or memcpy (tests/cxx/freestanding.cpp); constructing,
- * copying or value-initialising a large T may, as anywhere in C++.
+ * std::terminate instead of a tail call. emplace() is the C alloc, which zeroes
+ * the item, then the constructor; with no arguments, a trivially default
+ * constructible T is left as those zero bytes, which is what
+ * value-initialisation makes of it (a pointer to data member aside, whose null
+ * is not zero bits on the usual ABIs). data() and size() of slotmap and packed
+ * read the C struct's fields inline, so a range-for over them is a plain loop
+ * with no call. pool<T, N> keeps one bit per block of its own (the C pool does
+ * not know which blocks are live), so that it can iterate, clear and destroy:
+ * on Cortex-M4 at -O2, emplace takes 19 instructions more than the C alloc,
+ * destroy 13 more than the C free (33 at check level 1, which checks the
+ * pointer against those bits). stow.hpp's own code calls no memset or memcpy
+ * (tests/cxx/freestanding.cpp); constructing, copying or value-initialising a
+ * large T may, as anywhere in C++.
  *
  * Handles. stow::handle<C> is the handle type of container type C
  * (C::handle_type): a handle of another container type, even one of the same

@@ -58,6 +58,7 @@ CXX_TEST_INC := $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx
 CXX_TEST_DEPS := $(CXX_TEST_SRC) tests/cxx/check.hpp tests/cxx/counted.hpp lib/include/stow/stow.hpp tests/harness.h $(CXX_C_SRC) \
                  $(BUILD)/gen/cxx/suites.h $(LIB_DEPS) tests/cxx/rules.mk
 CXX_RESULTS :=
+CXX_BOARD_RESULTS :=
 
 # tests/main.c runs the suites its suites.h lists: here the C++ ones.
 $(BUILD)/gen/cxx/suites.h: FORCE
@@ -204,7 +205,6 @@ $(BUILD)/test/cxx-$(1)-$(2)-L$(3)-$(4)/result: $(BUILD)/test/cxx-$(1)-$(2)-L$(3)
 	    -kernel $$<
 CXX_BOARD_RESULTS += $(BUILD)/test/cxx-$(1)-$(2)-L$(3)-$(4)/result
 endef
-CXX_BOARD_RESULTS :=
 $(eval $(call CXX_BOARD_TEST,microbit,O2,1,c++17))
 $(eval $(call CXX_BOARD_TEST,microbit,Og,2,c++20))
 $(eval $(call CXX_BOARD_TEST,mps2-an386,O2,1,c++20))

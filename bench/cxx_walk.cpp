@@ -3,14 +3,28 @@
 // and of a genpool: the C walks (bench/cxx_walk.c) against the C++ ones, the
 // range-for and items() with handles. The driver fills the containers (a slot
 // map of 1024 items; a genpool full, and with every other slot live), then runs
-// each walk: on the host under callgrind (bench/cxx_walk.sh divides each walk
-// function's inclusive instructions by the items it visited), on Cortex-M under
+// each walk: on the host under callgrind (a dump per row; bench/cxx_walk.sh
+// divides the row's walk function's inclusive instructions by the items it
+// visited), on Cortex-M under
 // QEMU -icount shift=0, where SysTick (stow_port_cycles) counts instructions,
 // calibrated against a loop of known length. Prints "@|walk|items|ticks" lines
 // (target: instructions per item, in hundredths).
 #include "stow/stow.hpp"
 
 #include "cxx_walk.h"
+
+/* The host: each row's instructions in a callgrind dump of their own. */
+#if !defined(STOW_BENCH_TARGET) && defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define WALK_ROW_START() CALLGRIND_ZERO_STATS
+#define WALK_ROW_END(name) CALLGRIND_DUMP_STATS_AT(name)
+#endif
+#endif
+#ifndef WALK_ROW_START
+#define WALK_ROW_START()
+#define WALK_ROW_END(name)
+#endif
 
 #define NOIPA __attribute__((noipa))
 
@@ -104,9 +118,11 @@ template <class F> void row(const char *name, F walk, uint32_t items)
 #if defined(STOW_BENCH_TARGET)
     uint32_t t0 = stow_port_cycles();
 #endif
+    WALK_ROW_START();
     for (uint32_t r = 0; r < rounds; r++) {
         sum += walk();
     }
+    WALK_ROW_END(name);
 #if defined(STOW_BENCH_TARGET)
     uint32_t ticks = stow_port_cycles() - t0;
     uint64_t hundredths = (static_cast<uint64_t>(ticks) * per_tick_x1000 / 10u) / (static_cast<uint64_t>(items) * rounds);

@@ -28,20 +28,31 @@ common="-O2 -g -DSTOW_CHECK_LEVEL=1 -Ilib/include -Ibench"
     -o "$dir/walk_cxx.o" || exit 1
 "$CC" -std=c11 $common $LIB_SRC port/host/port.c port/host/assert.c "$dir/walk_c.o" "$dir/walk_cxx.o" \
     -lstdc++ -lpthread -o "$dir/walk-host" || exit 1
+rm -f "$dir"/callgrind.out*
 valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.out" --compress-strings=no \
     --compress-pos=no "$dir/walk-host" >"$dir/host.txt" 2>"$dir/valgrind.log" || { cat "$dir/valgrind.log"; exit 1; }
-# inclusive instructions of every call to each function: the cost line after a
-# "calls=" line under "cfn=<function>"
+# A dump per row (named after the row's walk function): the inclusive
+# instructions of the calls to that function, the cost line after a "calls="
+# line under "cfn=<function>".
+k=1
+while [ -e "$dir/callgrind.out.$k" ]; do
+    dump=$dir/callgrind.out.$k
+    k=$((k + 1))
+    awk '
+    /^desc: Trigger: Client Request: / { row = $NF }
+    /^cfn=/ { cfn = substr($0, 5); next }
+    /^calls=/ { incall = 1; next }
+    incall && /^[0-9+*-]/ { split($0, f, " "); if (cfn == row) cost += f[2]; incall = 0 }
+    END { if (row != "") print row, cost }
+    ' "$dump"
+done >"$dir/host.costs"
+# The rows in the order printed, each row's dumps taken in turn (a walk
+# function is a row of every genpool shape).
 awk -F'|' '
-FNR == NR {
-    if ($0 ~ /^cfn=/) { cfn = substr($0, 5); next }
-    if ($0 ~ /^calls=/) { incall = 1; next }
-    if (incall && $0 ~ /^[0-9+*-]/) { split($0, f, " "); cost[cfn] += f[2]; incall = 0 }
-    next
-}
-/^@\|/ { printf "@|%s|%s|%d\n", $2, $3, cost[$2] * 100 / $3 + 0.5; next }
+FNR == NR { n[$1]++; cost[$1, n[$1]] = $2; next }
+/^@\|/ { k[$2]++; printf "@|%s|%s|%d\n", $2, $3, cost[$2, k[$2]] * 100 / $3 + 0.5; next }
 { print }
-' "$dir/callgrind.out" "$dir/host.txt" >"$dir/host.rows"
+' FS=' ' "$dir/host.costs" FS='|' "$dir/host.txt" >"$dir/host.rows"
 
 # Cortex-M: QEMU -icount
 for board in mps2-an386:cortex-m4:1024 microbit:cortex-m0:256; do

@@ -17,7 +17,7 @@ EXPORT(void, c_genpool_insert, stow_genpool_t *g, const struct cost_item *item)
     cost_handle = stow_genpool_insert(g, item);
 }
 EXPORT(void, c_genpool_remove, stow_genpool_t *g, stow_handle_t h) { cost_flag = stow_genpool_remove(g, h); }
-EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t target)
+static inline void genpool_emplace(stow_genpool_t *g, int32_t damage, uint32_t target)
 {
     stow_handle_t h;
     struct cost_item *p = (struct cost_item *)stow_genpool_alloc(g, &h);
@@ -26,6 +26,10 @@ EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t targ
         p->target = target;
     }
     cost_handle = h;
+}
+EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t target)
+{
+    genpool_emplace(g, damage, target);
 }
 
 /* slotmap */
@@ -63,13 +67,7 @@ EXPORT(void, c_slotmap_walk, stow_slotmap_t *m)
 EXPORT(void, c_slotmap_get_bits, stow_slotmap_t *m, stow_handle_t h) { cost_ptr = stow_slotmap_get(m, h); }
 EXPORT(void, c_genpool_emplace_bits, stow_genpool_t *g, int32_t damage, uint32_t target)
 {
-    stow_handle_t h;
-    struct cost_item *p = (struct cost_item *)stow_genpool_alloc(g, &h);
-    if (p != NULL) {
-        p->damage = damage;
-        p->target = target;
-    }
-    cost_handle = h;
+    genpool_emplace(g, damage, target);
 }
 
 /* slotmap: the handle of an item (its position, then handle_at) */

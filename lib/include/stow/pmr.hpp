@@ -171,7 +171,7 @@ template <class T, class R> class allocator {
         throw std::bad_alloc();
 #else
 #if STOW_CHECK_LEVEL >= 1
-        stow_port_assert_failed(STOW_CHECK_TEXT("stow::allocator: out of memory"), __FILE__, __LINE__);
+        stow_port_assert_failed(STOW_CHECK_TEXT("stow::allocator: out of memory"), STOW__FILE, __LINE__);
 #endif
         __builtin_trap();
 #endif

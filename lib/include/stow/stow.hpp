@@ -275,7 +275,7 @@
  * does nothing). */
 #if STOW_CHECK_LEVEL >= 1
 #define STOW_HPP_VIOLATED(cond, what) \
-    (!(cond) ? (stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__), true) : false)
+    (!(cond) ? (stow_port_assert_failed(STOW_CHECK_TEXT(what), STOW__FILE, __LINE__), true) : false)
 #else
 #define STOW_HPP_VIOLATED(cond, what) false
 #endif

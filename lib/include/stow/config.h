@@ -44,6 +44,10 @@
  *                                                   flash at level 1 for all five modules
  *                                                   (1.6 KiB for the everyday calls;
  *                                                   Cortex-M4, -Os).
+ *   STOW_HEAP_TRACE           0                     1: each heap can name a function called
+ *                                                   after every alloc, free and realloc
+ *                                                   (stow_heap_set_trace, stow/heap.h);
+ *                                                   0: no field, no code.
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
@@ -139,6 +143,13 @@
 #if STOW_ASSERT_TEXT != 0 && STOW_ASSERT_TEXT != 1
 #error "STOW_ASSERT_TEXT must be 0 or 1"
 #endif
+#ifndef STOW_HEAP_TRACE
+#define STOW_HEAP_TRACE 0
+#endif
+#if STOW_HEAP_TRACE != 0 && STOW_HEAP_TRACE != 1
+#error "STOW_HEAP_TRACE must be 0 or 1"
+#endif
+
 /* The text a contract check hands the assert hook. */
 #if STOW_ASSERT_TEXT
 #define STOW_CHECK_TEXT(text) text

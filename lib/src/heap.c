@@ -26,7 +26,7 @@
 #define PAGE_SHIFT (6u + ALIGN_SHIFT)
 #define META ALIGN                    /* a page's header */
 #define SMALL_MAX STOW_HEAP_SMALL_MAX
-#define VIRGIN 0xFFFFu                /* a free slot whose successors were never handed out */
+#define VIRGIN 1u                     /* a free slot whose successors were never handed out (odd: no offset) */
 #define SPARE 0xFFu                   /* the class of an empty page */
 #define MAX_PAGES 0xFFFFu
 
@@ -133,15 +133,17 @@ static FN inline size_t exact_block(size_t size)
     return exact < MIN_BLOCK ? MIN_BLOCK : exact;
 }
 
-/* Slots: class k holds slots of slot_units[k] * ALIGN bytes, 63 / units of them
+/* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
  * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
  * many in the 63 granules after the page header). A request of u granules
- * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. */
-static const unsigned char slot_units[STOW__HEAP_SLOT_CLASSES] = {1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};
-static const unsigned char unit_class[10] = {0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u};
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. Both tables in one array, so that one base
+ * address serves both. */
+static const unsigned char slot_table[10u + STOW__HEAP_SLOT_CLASSES] = {
+    0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u, /* unit_class[u] */
+    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};        /* slot_units[k], from 10 on */
 
-static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_units[k] << ALIGN_SHIFT; }
-static FN inline size_t slot_class(size_t size) { return unit_class[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_table[10u + k] << ALIGN_SHIFT; }
+static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
@@ -159,6 +161,7 @@ static FN inline size_t class_of(size_t size)
     return (s << SL_BITS) + (size >> s);
 }
 
+
 /* The head of class c: a word holding its first free block, or 0. */
 static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c - CLASS0]; }
 static FN inline unsigned char *level_bits(stow_heap_t *h, size_t level) { return &h->classes[level - LEVEL0]; }
@@ -167,44 +170,76 @@ static FN inline unsigned char *level_bits(stow_heap_t *h, size_t level) { retur
 static FN inline size_t search_from(stow_heap_t *h, size_t c)
 {
     size_t level = c >> SL_BITS;
-    size_t here = (size_t)*level_bits(h, level) & ((size_t)0xFFu << (c & 7u));
+    size_t here = (size_t)*level_bits(h, level) >> (c & 7u);
     if (here != 0u) {
-        return (level << SL_BITS) + lowest_bit(here);
+        return c + lowest_bit(here);
     }
-    size_t above = h->levels & ((~(size_t)1u) << level);
+    size_t above = h->levels >> (level + 1u);
     if (above == 0u) {
         return 0u;
     }
-    level = lowest_bit(above);
+    level += 1u + lowest_bit(above);
     return (level << SL_BITS) + lowest_bit((size_t)*level_bits(h, level));
 }
 
-/* Free block b of size bytes goes first in its class. Its words: 0 its size
- * (no flag: a free block is not used, and the block before it is not free), 1
- * the next block of the class, 2 the word that points to b (the class's head
- * or word 1 of the block before it in the class), and its last word its size
- * again (the footer, for a free of the block after it). */
-static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
+/* Class c gained its first block: its bit, and its level's. */
+static FN inline void class_filled(stow_heap_t *h, size_t c)
 {
-    size_t c = class_of(size);
+    *level_bits(h, c >> SL_BITS) |= (unsigned char)(1u << (c & 7u));
+    h->levels |= (size_t)1u << (c >> SL_BITS);
+}
+
+/* Free block b (its size and footer written) goes first in class c. Its words:
+ * 0 its size (no flag: a free block is not used, and the block before it is
+ * not free), 1 the next block of the class, 2 the word that points to b (the
+ * class's head or word 1 of the block before it in the class), and its last
+ * word its size again (the footer, for a free of the block after it). */
+static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
+{
     word_t *head = head_at(h, c);
     size_t first = *head;
-    set_head(b, size);
-    *W(b + size - WORD) = size;
     W(b)[1] = first;
     W(b)[2] = (size_t)(uintptr_t)head;
     if (first != 0u) {
         W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(b)[1];
     } else {
-        *level_bits(h, c >> SL_BITS) |= (unsigned char)(1u << (c & 7u));
-        h->levels |= (size_t)1u << (c >> SL_BITS);
+        class_filled(h, c);
     }
     *head = (size_t)(uintptr_t)b;
 }
 
+/* Writes free block b's size in its first and last words. */
+static FN inline void set_free(unsigned char *b, size_t size)
+{
+    set_head(b, size);
+    *W(b + size - WORD) = size;
+}
+
+static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    set_free(b, size);
+    link_node(h, b, class_of(size));
+}
+
+/* The shift class_of(size) uses; two sizes of which the larger gives shift s
+ * are in the same class exactly when they agree after shifting right by s
+ * (below, a smaller size of a lower level shifts to less than 8). */
+static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
+
+/* Class c lost its last block: its bit goes, and its level's when that was
+ * the level's last class. */
+static FN inline void class_emptied(stow_heap_t *h, size_t c)
+{
+    unsigned char *bits = level_bits(h, c >> SL_BITS);
+    unsigned char left = (unsigned char)(*bits & ~(1u << (c & 7u)));
+    *bits = left;
+    if (left == 0u) {
+        h->levels &= ~((size_t)1u << (c >> SL_BITS));
+    }
+}
+
 /* Takes free block b out of its class. When b was alone in it, the word that
- * pointed to b is the class's head, whose place in heads[] names the class
- * whose bit goes. */
+ * pointed to b is the class's head, whose place in heads[] names the class. */
 static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
 {
     size_t next = W(b)[1];
@@ -216,13 +251,20 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
     }
     size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
     if (at < sizeof h->heads) {
-        size_t c = (at / WORD) + CLASS0;
-        unsigned char *bits = level_bits(h, c >> SL_BITS);
-        unsigned char left = (unsigned char)(*bits & ~(1u << (c & 7u)));
-        *bits = left;
-        if (left == 0u) {
-            h->levels &= ~((size_t)1u << (c >> SL_BITS));
-        }
+        class_emptied(h, at / WORD + CLASS0);
+    }
+}
+
+/* The same for b, the first block of class c. */
+static FN inline void unlink_first(stow_heap_t *h, unsigned char *b, size_t c)
+{
+    word_t *head = head_at(h, c);
+    size_t next = W(b)[1];
+    *head = next;
+    if (next != 0u) {
+        W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+    } else {
+        class_emptied(h, c);
     }
 }
 
@@ -373,7 +415,12 @@ static FN void lay_region(stow_heap_t *h, region_t *r, const struct layout *l, u
     stow__fill(l->first, STOW__POISON, blocks);
 #endif
     set_head(r->limit, USED | PREV_FREE);
-    link_free(h, l->first, blocks);
+    if (r == &h->region && h->bounded == 0u) {
+        h->top = l->first;
+        set_free(l->first, blocks);
+    } else {
+        link_free(h, l->first, blocks);
+    }
     size_t most = blocks - HEADER - TAIL;
     if (most > h->max_size) {
         h->max_size = most;
@@ -399,6 +446,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     }
     h->levels = 0u;
     h->spare = NULL;
+    h->top = NULL;
     h->used = 0u;
     h->max_size = 0u;
     h->region.next = NULL;
@@ -409,19 +457,76 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
 
 /* ---- carving and giving back ------------------------------------------------------------------ */
 
-/* Makes the free block b (unlinked, fsize bytes, its predecessor live) a live
- * block of size bytes, giving the rest back when it can stand as a block. */
+/* The block b (free, unlinked, fsize bytes, its predecessor live) becomes a
+ * live block of size bytes, with flags; the rest goes back when it can stand
+ * as a block. */
 static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t fsize, size_t size, size_t flags)
 {
     size_t rest = fsize - size;
+    bool top = b == h->top;
     if (rest >= MIN_BLOCK) {
-        link_free(h, b + size, rest); /* what follows it has PREV_FREE already */
+        /* What follows it has PREV_FREE already. The rest of the top is the top. */
+        if (top) {
+            h->top = b + size;
+            set_free(b + size, rest);
+        } else {
+            link_free(h, b + size, rest);
+        }
     } else {
         size = fsize;
+        if (top) {
+            h->top = NULL;
+        }
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
     set_head(b, size | USED | flags);
     h->used += size; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, size - HEADER);
+    return b + HEADER;
+}
+
+/* The same for b, still the first block of class c: when the rest stays in
+ * class c it takes b's place there, with no class bit to touch. */
+static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
+{
+    size_t fsize = head_of(b);
+    size_t rest = fsize - size;
+    word_t *head = head_at(h, c);
+    size_t next = W(b)[1];
+    if (rest >= MIN_BLOCK) {
+        unsigned char *r = b + size;
+        size_t rc = class_of(rest);
+        set_head(r, rest);
+        *W(b + fsize - WORD) = rest;
+        if (rc == c) {
+            W(r)[1] = next;
+            W(r)[2] = (size_t)(uintptr_t)head;
+            *head = (size_t)(uintptr_t)r;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
+            }
+        } else {
+            *head = next;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+            } else {
+                class_emptied(h, c);
+            }
+            link_node(h, r, rc);
+        }
+    } else {
+        *head = next;
+        if (next != 0u) {
+            W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+        } else {
+            class_emptied(h, c);
+        }
+        size = fsize;
+        set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
+    }
+    set_head(b, size | USED);
+    h->used += size;
     MARK_LIVE(h, b + HEADER);
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
@@ -439,6 +544,31 @@ static FN inline void lower_used(stow_heap_t *h, size_t n)
     h->used = used - n;
 }
 
+/* Free block b of size bytes (merged from pieces, its words not written yet)
+ * goes into its class: into the place of free block old, one of its pieces,
+ * when that was in the same class (no class bit to touch), else first in its
+ * class, old taken out of its own. */
+static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
+{
+    size_t s = class_shift(size);
+    set_free(b, size);
+    if ((size >> s) == (old_size >> s)) {
+        if (b != old) {
+            size_t next = W(old)[1];
+            word_t *pprev = (word_t *)(uintptr_t)W(old)[2];
+            W(b)[1] = next;
+            W(b)[2] = (size_t)(uintptr_t)pprev;
+            *pprev = (size_t)(uintptr_t)b;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(b)[1];
+            }
+        }
+        return;
+    }
+    unlink_free(h, old);
+    link_node(h, b, (s << SL_BITS) + (size >> s));
+}
+
 /* The size bytes at b (whose predecessor is live: a live block's tail, or a
  * freed block already merged backwards) become free: merged with the next
  * block if that is free, linked into its class, and announced to the block
@@ -449,14 +579,19 @@ static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t s
     size_t next_head = head_of(next);
     if ((next_head & USED) != 0u) {
         set_head(next, next_head | PREV_FREE);
+        link_free(h, b, size);
     } else {
-        unlink_free(h, next);
+        if (next == h->top) {
+            h->top = b; /* the top grows down */
+            set_free(b, size + next_head);
+        } else {
+            settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
+        }
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
-        size += next_head; /* the block after next has PREV_FREE already */
+        size += next_head;
     }
-    link_free(h, b, size);
     /* The header too: the tail a shrink gives back starts inside the caller's
      * block, and a stale pointer reaches its first words. */
     stow__poison(b, size);
@@ -470,16 +605,41 @@ static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t hea
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(b, STOW__POISON, size);
 #endif
-    if ((head & PREV_FREE) != 0u) {
-        size_t prev_size = *W(b - WORD);
-        b -= prev_size;
-        unlink_free(h, b);
-#if STOW_CHECK_LEVEL >= 2
-        stow__fill(b + prev_size - WORD, STOW__POISON, WORD);
-#endif
-        size += prev_size;
+    if ((head & PREV_FREE) == 0u) {
+        release_forward(h, b, size);
+        return;
     }
-    release_forward(h, b, size);
+    size_t prev_size = *W(b - WORD);
+    unsigned char *prev = b - prev_size;
+    unsigned char *next = b + size;
+    size_t next_head = head_of(next);
+    size += prev_size;
+    if ((next_head & USED) != 0u) {
+        set_head(next, next_head | PREV_FREE);
+    } else {
+        size += next_head;
+        if (next == h->top) {
+            /* All three are the top now. */
+            unlink_free(h, prev);
+            h->top = prev;
+            set_free(prev, size);
+#if STOW_CHECK_LEVEL >= 2
+            stow__fill(next, STOW__POISON, 3u * WORD);
+            stow__fill(b - WORD, STOW__POISON, WORD);
+#endif
+            stow__poison(b, size - prev_size);
+            return;
+        }
+        unlink_free(h, next);
+#if STOW_CHECK_LEVEL >= 2
+        stow__fill(next, STOW__POISON, 3u * WORD);
+#endif
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(b - WORD, STOW__POISON, WORD);
+#endif
+    settle(h, prev, size, prev, prev_size);
+    stow__poison(b, size - prev_size);
 }
 
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)
@@ -540,9 +700,20 @@ static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *
     }
 }
 
-/* A page for slots: an empty one, or PAGE bytes from the top of region 0's
- * blocks when the block there is free and large enough (exactly PAGE, or
- * enough to leave a block). NULL when neither. */
+/* Makes region 0's last block, when free, the top (out of its class). */
+static FN bool find_top(stow_heap_t *h)
+{
+    unsigned char *limit = h->region.limit;
+    if (h->top == NULL && (head_of(limit) & PREV_FREE) != 0u && h->bounded == 0u) {
+        unsigned char *t = limit - *W(limit - WORD);
+        unlink_free(h, t);
+        h->top = t;
+    }
+    return h->top != NULL;
+}
+
+/* A page for slots: an empty one, or PAGE bytes from the end of the top (all
+ * of it, or enough to leave a block). NULL when neither. */
 static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
 {
     unsigned char *page = h->spare;
@@ -550,29 +721,30 @@ static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
         list_remove(h, &h->spare, page);
         return page;
     }
-    unsigned char *limit = h->region.limit;
-    size_t end = head_of(limit);
-    if ((end & PREV_FREE) == 0u || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if (!find_top(h) || page_number(h, h->zone_lo) >= MAX_PAGES) {
         return NULL;
     }
-    size_t tsize = *W(limit - WORD);
-    unsigned char *t = limit - tsize;
+    unsigned char *limit = h->region.limit;
+    unsigned char *t = h->top;
+    size_t tsize = (size_t)(limit - t);
     if (tsize != PAGE && tsize < PAGE + MIN_BLOCK) {
         return NULL;
     }
-    unlink_free(h, t);
-    limit -= PAGE;
-    page = limit + WORD;
+    page = limit + WORD - PAGE;
 #if STOW_CHECK_LEVEL >= 2
-    check_poison(t, tsize, page, h->region.limit, "stow_heap_alloc: free memory was written after free");
-    stow__fill(page, STOW__POISON, PAGE);
+    check_poison(t, tsize, page, limit, "stow_heap_alloc: free memory was written after free");
 #endif
+    limit -= PAGE;
     if (tsize != PAGE) {
-        link_free(h, t, tsize - PAGE);
+        set_free(t, tsize - PAGE);
         set_head(limit, USED | PREV_FREE);
     } else {
+        h->top = NULL;
         set_head(limit, USED);
     }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(page, STOW__POISON, PAGE);
+#endif
     h->region.limit = limit;
     h->zone_lo = page;
     stow__unpoison(page, META);
@@ -580,16 +752,23 @@ static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
 }
 
 /* The page at the bottom of the pages, empty, goes back to region 0's blocks:
- * with the word that ended them, it becomes a free block of PAGE bytes, merged
- * with the block below if that is free. */
+ * with the word that ended them, it joins the top (or is it). */
 static FN void give_page_back(stow_heap_t *h)
 {
     unsigned char *b = h->region.limit;
     unsigned char *limit = b + PAGE;
+    (void)find_top(h);
     h->zone_lo += PAGE;
     h->region.limit = limit;
-    set_head(limit, USED);
-    release_block(h, b, PAGE | USED | (head_of(b) & PREV_FREE));
+    set_head(limit, USED | PREV_FREE);
+    if (h->top == NULL) {
+        h->top = b;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, h->top == b ? PAGE : PAGE + WORD); /* and the old footer */
+#endif
+    set_free(h->top, (size_t)(limit - h->top));
+    stow__poison(b, PAGE);
 }
 
 /* Page became empty: out of its class's list, and back to the blocks when it
@@ -611,17 +790,6 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
     list_push(h, &h->spare, page);
-}
-
-/* Sets page up for slots of class k, its first slot free and the rest never
- * handed out, at the head of its class's list (empty until now). */
-static FN void start_page(stow_heap_t *h, unsigned char *page, size_t k)
-{
-    P(page)->free = META;
-    P(page)->used = 0u;
-    P(page)->cls = (uint8_t)k;
-    *H(page + META) = VIRGIN;
-    list_push(h, &h->avail[k], page);
 }
 
 /* The first free slot of page, the head of class k's list. */
@@ -770,21 +938,36 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
             c = search_from(h, c + 1u);
         }
     }
-    if (c == 0u) {
-        /* The first block of the highest class, if it is large enough. */
-        if (h->levels == 0u) {
+    size_t fsize;
+    size_t gap;
+    if (c == 0u && h->top != NULL) {
+        /* The top: what no class can give. */
+        b = h->top;
+        fsize = (size_t)(h->region.limit - b);
+        gap = align > ALIGN ? gap_for(b, align) : 0u;
+        if (gap + need > fsize) {
             return NULL;
         }
-        size_t level = log2_of(h->levels);
-        c = (level << SL_BITS) + log2_of((size_t)*level_bits(h, level));
+        if (gap != 0u) {
+            h->top = b + gap; /* the rest after the gap stays the top */
+        }
+    } else {
+        if (c == 0u) {
+            /* The first block of the highest class, if it is large enough. */
+            if (h->levels == 0u) {
+                return NULL;
+            }
+            size_t level = log2_of(h->levels);
+            c = (level << SL_BITS) + log2_of((size_t)*level_bits(h, level));
+        }
+        b = (unsigned char *)(uintptr_t)*head_at(h, c);
+        fsize = head_of(b);
+        gap = align > ALIGN ? gap_for(b, align) : 0u;
+        if (gap + need > fsize) {
+            return NULL;
+        }
+        unlink_free(h, b);
     }
-    b = (unsigned char *)(uintptr_t)*head_at(h, c);
-    size_t fsize = head_of(b);
-    size_t gap = align > ALIGN ? gap_for(b, align) : 0u;
-    if (gap + need > fsize) {
-        return NULL;
-    }
-    unlink_free(h, b);
 #if STOW_CHECK_LEVEL >= 2
     check_poison(b, fsize, b + gap, b + gap + need, "stow_heap_alloc: free memory was written after free");
 #endif
@@ -807,20 +990,37 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     return p;
 }
 
+/* A slot of class k from a page taken now (its first slot; the next one is
+ * marked never handed out), which heads class k's list (empty until now); NULL
+ * when no page can be had. */
+static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
+{
+    unsigned char *page = take_page(h);
+    if (page == NULL) {
+        return NULL;
+    }
+    size_t size = slot_bytes(k);
+    page_t *m = P(page);
+    m->free = (uint16_t)(META + size);
+    m->used = 1u;
+    m->cls = (uint8_t)k;
+    m->next = 0u;
+    m->prev = 0u;
+    *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
+    h->avail[k] = page;
+    h->used += size;
+    MARK_LIVE(h, page + META);
+    stow__acquire(page + META, size);
+    return page + META;
+}
+
 /* A slot for size bytes (at most SMALL_MAX) in a default heap, or NULL (not
  * counted) when no page has one and none can be had. */
 static FN inline void *take_slot(stow_heap_t *h, size_t size)
 {
     size_t k = slot_class(size);
     unsigned char *page = h->avail[k];
-    if (page == NULL) {
-        page = take_page(h);
-        if (page == NULL) {
-            return NULL;
-        }
-        start_page(h, page, k);
-    }
-    return pop_slot(h, page, k);
+    return page != NULL ? pop_slot(h, page, k) : slot_on_new_page(h, k);
 }
 
 /* size bytes at alignment align (ALIGN or more) by the heap's policy, laying
@@ -869,6 +1069,12 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
         if (page != NULL) {
             return pop_slot(h, page, k);
         }
+        if (h->fast_max != 0u) {
+            void *p = slot_on_new_page(h, k);
+            if (p != NULL) {
+                return p;
+            }
+        }
     } else if (size <= h->fast_max) {
         size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
         size_t c = class_of(need);
@@ -876,12 +1082,16 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
         if (b == NULL || head_of(b) < need) {
             c = search_from(h, c + 1u);
             if (c == 0u) {
-                goto slow;
+                /* The top, when no class has a block. */
+                b = h->top;
+                if (b == NULL || (size_t)(h->region.limit - b) < need) {
+                    goto slow;
+                }
+                return carve(h, b, (size_t)(h->region.limit - b), need, 0u);
             }
             b = (unsigned char *)(uintptr_t)*head_at(h, c);
         }
-        unlink_free(h, b);
-        return carve(h, b, head_of(b), need, 0u);
+        return carve_first(h, b, c, need);
     }
 slow:
 #endif
@@ -1082,8 +1292,12 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     size_t next_head = head_of(next);
     if ((next_head & USED) == 0u && cur + next_head >= exact) {
         /* Grow into the next block: b and next are one free-standing block
-         * whose predecessor is whatever b's was. */
-        unlink_free(h, next);
+         * whose predecessor is whatever b's was (the top, when next was). */
+        if (next == h->top) {
+            h->top = b;
+        } else {
+            unlink_free(h, next);
+        }
 #if STOW_CHECK_LEVEL >= 2
         check_poison(next, next_head, next, b + exact, "stow_heap_realloc: free memory was written after free");
         stow__fill(next, STOW__POISON, 3u * WORD);
@@ -1302,18 +1516,19 @@ static FN size_t largest_block(const stow_heap_t *h)
     return head_of((unsigned char *)(uintptr_t)*head_at(m, c));
 }
 
+/* The size of the top, or of the last block of region 0 when that is free. */
+static FN size_t top_size(const stow_heap_t *h)
+{
+    unsigned char *limit = h->region.limit;
+    return (head_of(limit) & PREV_FREE) != 0u ? *W(limit - WORD) : 0u;
+}
+
 /* Whether a page for slots can be had now. */
 static FN bool page_available(const stow_heap_t *h)
 {
-    if (h->spare != NULL) {
-        return true;
-    }
-    size_t end = head_of(h->region.limit);
-    if ((end & PREV_FREE) == 0u || page_number(h, h->zone_lo) >= MAX_PAGES) {
-        return false;
-    }
-    size_t tsize = *W(h->region.limit - WORD);
-    return tsize == PAGE || tsize >= PAGE + MIN_BLOCK;
+    size_t t = top_size(h);
+    return h->spare != NULL ||
+           (page_number(h, h->zone_lo) < MAX_PAGES && (t == PAGE || t >= PAGE + MIN_BLOCK));
 }
 
 FN size_t stow_heap_largest_free(const stow_heap_t *h)
@@ -1324,6 +1539,8 @@ FN size_t stow_heap_largest_free(const stow_heap_t *h)
         return layout_of(h->buf, h->buf + h->size, &l) ? (size_t)(l.top - l.first) - WORD - HEADER - TAIL : 0u;
     }
     size_t block = largest_block(h);
+    size_t t = h->top != NULL ? top_size(h) : 0u;
+    block = t > block ? t : block;
     size_t most = block != 0u ? block - HEADER - TAIL : 0u;
     if (h->bounded == 0u && most < SMALL_MAX && page_available(h)) {
         most = SMALL_MAX;
@@ -1577,7 +1794,8 @@ FN bool stow_heap_check(const stow_heap_t *h)
         (h->bounded != 0u && h->zone_lo != h->region.top)) {
         return false;
     }
-    struct tally t = {0u, 0u, 0u, 0u, {0u}};
+    struct tally t;
+    stow__fill(&t, 0u, sizeof t); /* not = {0}: that may become a call of memset */
     for (size_t c = CLASS0; c < CLASS0 + STOW__HEAP_CLASSES; c++) {
         if (!class_ok(h, c, blocks, &t)) {
             return false;
@@ -1617,7 +1835,15 @@ FN bool stow_heap_check(const stow_heap_t *h)
 #else
     (void)live_bits;
 #endif
-    return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) && t.free_blocks == t.listed &&
+    /* The top, when there is one, is region 0's last block, free, in no class. */
+    if (h->top != NULL &&
+        (h->bounded != 0u || (uintptr_t)h->top < (uintptr_t)h->region.first ||
+         (uintptr_t)h->top >= (uintptr_t)h->region.limit || (head_of(h->region.limit) & PREV_FREE) == 0u ||
+         h->top + *W(h->region.limit - WORD) != h->region.limit)) {
+        return false;
+    }
+    return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&
+           t.free_blocks == t.listed + (h->top != NULL ? 1u : 0u) &&
            t.used == h->used;
 }
 

@@ -247,6 +247,7 @@ struct stow_heap {
     uint32_t fails;             /* refused requests */
     unsigned char *spare;       /* the first empty page of slots not at the bottom, or NULL */
     unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
+    unsigned char *top;         /* region 0's last block when it is free (not in a class), or NULL */
     size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
@@ -527,6 +528,7 @@ bool stow_heap_check(const stow_heap_t *h);
      (bounded),                                                                                      \
      0u,                                                                                             \
      0u,                                                                                             \
+     STOW__NULL,                                                                                     \
      STOW__NULL,                                                                                     \
      STOW__NULL,                                                                                     \
      0u,                                                                                             \

@@ -1350,30 +1350,8 @@ template <size_t Bytes> class heap_base {
     stow_heap_t heap_; /* first: the object's address is the C heap's */
     storage<Bytes, STOW_HEAP_ALIGN> mem_;
 
-    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
-     * which makes every class list empty (a head that points to itself). They
-     * are made so here already, so that no field is zero-filled in bulk (which
-     * would call memset when the constructor runs at run time). */
-    constexpr heap_base() noexcept : heap_(defined(make_index_list<STOW__HEAP_CLASSES>())), mem_() {}
-
-    template <size_t... I> constexpr stow_heap_t defined(index_list<size_t, I...>) noexcept
-    {
-        return stow_heap_t{0u,
-                           0u,
-                           0u,
-                           0u,
-                           nullptr,
-                           nullptr,
-                           0u,
-#if STOW_CHECK_LEVEL >= 1
-                           nullptr,
-#endif
-                           mem_.bytes,
-                           Bytes,
-                           config,
-                           0u,
-                           {stow_heap_node_t{&heap_.classes[I], &heap_.classes[I]}...}};
-    }
+    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
+    constexpr heap_base() noexcept : heap_(STOW__HEAP_INITIALIZER(mem_.bytes, Bytes, config, 0u)), mem_() {}
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }
 };

@@ -29,6 +29,17 @@
 #define VIRGIN 1u                     /* a free slot whose successors were never handed out (odd: no offset) */
 #define SPARE 0xFFu                   /* the class of an empty page */
 #define MAX_PAGES 0xFFFFu
+/* alloc's fast paths, inline; not in a build for size (-Os) nor at level 2. */
+#if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
+#define FAST_PATHS 1
+#else
+#define FAST_PATHS 0
+#endif
+
+/* The library's half of STOW_HEAP_TRACE's link-time check (stow/heap.h). */
+#if STOW__HAVE_GUARD
+__attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE) = 1;
+#endif
 
 STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and links in the same words");
 STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
@@ -255,19 +266,6 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
     }
 }
 
-/* The same for b, the first block of class c. */
-static FN inline void unlink_first(stow_heap_t *h, unsigned char *b, size_t c)
-{
-    word_t *head = head_at(h, c);
-    size_t next = W(b)[1];
-    *head = next;
-    if (next != 0u) {
-        W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
-    } else {
-        class_emptied(h, c);
-    }
-}
-
 /* ---- regions and the live-start bits (level >= 1) ------------------------------------------ */
 
 #if STOW_CHECK_LEVEL >= 1
@@ -486,6 +484,7 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
     return b + HEADER;
 }
 
+#if FAST_PATHS
 /* The same for b, still the first block of class c: when the rest stays in
  * class c it takes b's place there, with no class bit to touch. */
 static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
@@ -531,6 +530,7 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
 }
+#endif
 
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
  * and not by every allocation: used only grows in between, so the high-water mark
@@ -1058,7 +1058,7 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
 
 static FN inline void *alloc(stow_heap_t *h, size_t size)
 {
-#if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
+#if FAST_PATHS
     /* The fast paths, inline (a build for size, -Os, goes to take() directly):
      * a slot from a page that has one, or a block by good fit. fast_max is 0
      * until the storage is laid out and for a bounded heap, whose every
@@ -1440,8 +1440,8 @@ FN bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size)
     unsigned char *start = (unsigned char *)buf;
     struct layout l;
     size_t lead = (sizeof(region_t) + WORD + ALIGN - 1u) & ~(ALIGN - 1u); /* the first payload */
-    if (start == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_BYTES ||
-        size < lead - ALIGN + STOW_HEAP_MIN_BYTES || (uintptr_t)start + size < (uintptr_t)start ||
+    if (start == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_REGION_BYTES ||
+        (uintptr_t)start + size < (uintptr_t)start ||
         (h->region.first == NULL && !lay_out(h)) ||
         !layout_of(start + lead - ALIGN, start + size, &l)) {
         return false;

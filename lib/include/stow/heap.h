@@ -201,6 +201,34 @@ extern "C" {
 #define STOW__HEAP_TAIL (sizeof(void *) * 0u)
 #endif
 
+/* STOW_HEAP_TRACE changes stow_heap_t, so it joins the link-time check of the
+ * options (config.h): init's link name spells it, and every DEFINE refers to
+ * the symbol that names its value, which the library defines. */
+#if STOW_HEAP_TRACE
+#define STOW__HEAP_GUARD_TRACE STOW_HEAP_TRACE_1
+#else
+#define STOW__HEAP_GUARD_TRACE STOW_HEAP_TRACE_0
+#endif
+#if STOW__HAVE_GUARD
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE);
+#ifdef __cplusplus
+}
+#endif
+#define STOW__HEAP_GUARDED(fn)                                                                 \
+    __asm__(STOW__STR(__USER_LABEL_PREFIX__) #fn "__" STOW__STR(STOW__GUARD_LEVEL) "__"        \
+            STOW__STR(STOW__GUARD_INDEX) "__" STOW__STR(STOW__GUARD_OVERFLOW) "__"             \
+            STOW__STR(STOW__HEAP_GUARD_TRACE))
+#define STOW__HEAP_TRACE_GUARD(name)                                                           \
+    static const char *const stow__heap_trace_guard_##name __attribute__((used)) =             \
+        &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)
+#else
+#define STOW__HEAP_GUARDED(fn)
+#define STOW__HEAP_TRACE_GUARD(name) extern int stow__heap_trace_guard_unused_##name
+#endif
+
 typedef struct stow_heap stow_heap_t;
 
 /* Called after a request is refused and counted in stats().fails, with the
@@ -315,9 +343,14 @@ struct stow_heap {
 #define STOW_HEAP_DEFINE_BOUNDED_STATIC_IN(sub, name, bytes) \
     STOW__HEAP_DEFINE(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes, 1u)
 
-/* The smallest storage a heap (or an added region) accepts: room for one
- * minimum block and the heap's own words in it. */
+/* The smallest storage a heap accepts: room for one minimum block and the
+ * heap's own words in it; and the smallest an added region accepts, which
+ * also keeps its description (stow_heap_region_t) at its start. */
 #define STOW_HEAP_MIN_BYTES STOW__HEAP_STORAGE(STOW__CAST(uint64_t, STOW_HEAP_MIN_BLOCK))
+#define STOW_HEAP_MIN_REGION_BYTES                                                             \
+    (STOW_HEAP_MIN_BYTES +                                                                     \
+     ((sizeof(stow_heap_region_t) + sizeof(void *) + STOW_HEAP_ALIGN - 1u) & ~(STOW_HEAP_ALIGN - 1u)) - \
+     STOW_HEAP_ALIGN)
 
 /* Makes *h an empty heap (default policy) over the size bytes at buf, its
  * region 0. O(1) at level 0; at levels 1 and 2 it clears the bit map (size /
@@ -326,16 +359,16 @@ struct stow_heap {
  * STOW_HEAP_ALIGN, or size is below STOW_HEAP_MIN_BYTES. Storage beyond what
  * blocks below 2^31 bytes (2^40 on 64-bit) can use is left alone.
  * Contract violation: h is NULL. */
-bool stow_heap_init(stow_heap_t *h, void *buf, size_t size) STOW__GUARDED(stow_heap_init);
+bool stow_heap_init(stow_heap_t *h, void *buf, size_t size) STOW__HEAP_GUARDED(stow_heap_init);
 
 /* The same for a bounded heap (see "Sizing"): power-of-two blocks, no slots. */
-bool stow_heap_init_bounded(stow_heap_t *h, void *buf, size_t size) STOW__GUARDED(stow_heap_init_bounded);
+bool stow_heap_init_bounded(stow_heap_t *h, void *buf, size_t size) STOW__HEAP_GUARDED(stow_heap_init_bounded);
 
 /* Adds the size bytes at buf to h as one more region (a heap of either
  * policy; laid out first if it was not yet). O(1) plus one comparison per
  * region already there; at levels 1 and 2 it also clears the region's bit map.
  * Returns false, changing nothing, if buf is NULL, not aligned to
- * STOW_HEAP_ALIGN, size is below STOW_HEAP_MIN_BYTES, or [buf, buf + size)
+ * STOW_HEAP_ALIGN, size is below STOW_HEAP_MIN_REGION_BYTES, or [buf, buf + size)
  * overlaps a region of h (or h itself). The region stays the heap's: there is
  * no call to take it back. Contract violation: h is NULL. */
 bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size);
@@ -551,6 +584,7 @@ bool stow_heap_check(const stow_heap_t *h);
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
     linkage stow_heap_t name = STOW__HEAP_INITIALIZER(stow__heap_buf_##name, bytes,        \
                                                       STOW__CONFIG_GUARD, bounded);        \
+    STOW__HEAP_TRACE_GUARD(name);                                                          \
     STOW__REGISTER(sub, heap, name, stow__heap_buf_##name)
 
 #ifdef __cplusplus

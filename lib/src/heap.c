@@ -712,13 +712,39 @@ static FN bool find_top(stow_heap_t *h)
     return h->top != NULL;
 }
 
-/* A page for slots: an empty one, or PAGE bytes from the end of the top (all
- * of it, or enough to leave a block). NULL when neither. */
+/* Empty pages (spare) lie in runs of neighbours, kept whole like free blocks:
+ * the lowest page of a run is on the spare list, and it and the highest page
+ * say how many pages the run has (in their header's free field, their class
+ * SPARE). The bottom page is never spare: when it empties, it goes back to the
+ * blocks with the run above it, if any, in one step. */
+static FN inline size_t run_pages(unsigned char *page) { return P(page)->free; }
+
+static FN void mark_run(unsigned char *low, size_t pages)
+{
+    unsigned char *high = low + (pages - 1u) * PAGE;
+    P(low)->cls = SPARE;
+    P(low)->free = (uint16_t)pages;
+    P(high)->cls = SPARE;
+    P(high)->free = (uint16_t)pages;
+}
+
+/* A page for slots: the highest of the first run of empty pages, or PAGE
+ * bytes from the end of the top (all of it, or enough to leave a block). NULL
+ * when neither. */
 static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
 {
     unsigned char *page = h->spare;
     if (page != NULL) {
-        list_remove(h, &h->spare, page);
+        size_t pages = run_pages(page);
+        if (pages == 1u) {
+            list_remove(h, &h->spare, page);
+            return page;
+        }
+        P(page)->free = (uint16_t)(pages - 1u);
+        page += (pages - 1u) * PAGE;
+        P(page - PAGE)->cls = SPARE;
+        P(page - PAGE)->free = (uint16_t)(pages - 1u);
+        stow__unpoison(page, META);
         return page;
     }
     if (!find_top(h) || page_number(h, h->zone_lo) >= MAX_PAGES) {
@@ -751,45 +777,54 @@ static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
     return page;
 }
 
-/* The page at the bottom of the pages, empty, goes back to region 0's blocks:
- * with the word that ended them, it joins the top (or is it). */
-static FN void give_page_back(stow_heap_t *h)
+/* The lowest pages pages, empty, go back to region 0's blocks: with the word
+ * that ended them, they join the top (or are it). */
+static FN void give_pages_back(stow_heap_t *h, size_t pages)
 {
     unsigned char *b = h->region.limit;
-    unsigned char *limit = b + PAGE;
+    unsigned char *limit = b + pages * PAGE;
     (void)find_top(h);
-    h->zone_lo += PAGE;
+    h->zone_lo += pages * PAGE;
     h->region.limit = limit;
     set_head(limit, USED | PREV_FREE);
     if (h->top == NULL) {
         h->top = b;
     }
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, h->top == b ? PAGE : PAGE + WORD); /* and the old footer */
+    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, pages * PAGE + (h->top == b ? 0u : WORD)); /* and the old footer */
 #endif
     set_free(h->top, (size_t)(limit - h->top));
-    stow__poison(b, PAGE);
+    stow__poison(b, pages * PAGE);
 }
 
-/* Page became empty: out of its class's list, and back to the blocks when it
- * is the bottom one (with an empty page just above it, too), else spare. */
+/* Page became empty: out of its class's list, and one run with the empty
+ * pages on either side; back to the blocks when that run is at the bottom,
+ * else on the spare list. */
 static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
 {
     list_remove(h, &h->avail[k], page);
-    if (page == h->zone_lo) {
-        give_page_back(h);
-        page = h->zone_lo;
-        if (page != h->region.top && P(page)->cls == SPARE) {
-            list_remove(h, &h->spare, page);
-            give_page_back(h);
-        }
-        return;
-    }
-    P(page)->cls = SPARE;
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
-    list_push(h, &h->spare, page);
+    unsigned char *low = page;
+    size_t pages = 1u;
+    if (page != h->zone_lo && P(page - PAGE)->cls == SPARE) {
+        size_t below = run_pages(page - PAGE);
+        low = page - below * PAGE;
+        list_remove(h, &h->spare, low);
+        pages += below;
+    }
+    unsigned char *above = page + PAGE;
+    if (above != h->region.top && P(above)->cls == SPARE) {
+        list_remove(h, &h->spare, above);
+        pages += run_pages(above);
+    }
+    if (low == h->zone_lo) {
+        give_pages_back(h, pages);
+        return;
+    }
+    mark_run(low, pages);
+    list_push(h, &h->spare, low);
 }
 
 /* The first free slot of page, the head of class k's list. */
@@ -1271,7 +1306,7 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
             return p;
         }
         void *moved = move(h, p, size, ALIGN);
-        if (moved != NULL || pow > cur) {
+        if (moved != NULL || exact > cur) {
             return moved;
         }
         shrink_block(h, b, head, exact);
@@ -1668,17 +1703,29 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
 /* One page of slots: its header, its free slots (each once, on its class's
  * grid, the never-handed-out ones from the VIRGIN mark to the end), its count
  * of live ones; the live bits and, at level 2, poison and canaries. */
-static FN bool page_ok(const stow_heap_t *h, unsigned char *page, struct tally *t)
+static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages, struct tally *t)
 {
     page_t *m = P(page);
+    *pages = 1u;
     if (m->cls == SPARE) {
-        t->avail[STOW__HEAP_SLOT_CLASSES]++;
-#if STOW_CHECK_LEVEL >= 2
-        if (!stow__poison_intact(page + META, PAGE - META)) {
+        /* The lowest page of a run of empty ones: the highest says the same
+         * count; all of them poison past their header at level 2. */
+        size_t n = m->free;
+        unsigned char *high = page + (n - 1u) * PAGE;
+        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->cls != SPARE ||
+            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->cls == SPARE)) {
             return false;
         }
+#if STOW_CHECK_LEVEL >= 2
+        for (size_t i = 0; i < n; i++) {
+            if (!stow__poison_intact(page + i * PAGE + META, PAGE - META)) {
+                return false;
+            }
+        }
 #endif
-        return m->used == 0u;
+        t->avail[STOW__HEAP_SLOT_CLASSES]++;
+        *pages = n;
+        return true;
     }
     if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
         return false;
@@ -1762,6 +1809,11 @@ static FN bool list_ok(const stow_heap_t *h, unsigned char *head, size_t k, size
             P(page)->next > pages) {
             return false;
         }
+        /* a run's lowest page: nothing spare just below, its count at its highest */
+        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->cls == SPARE || P(page)->free == 0u ||
+                           P(page)->free > number || P(page + (P(page)->free - 1u) * PAGE)->free != P(page)->free)) {
+            return false;
+        }
         prev = number;
     }
     return n == expected;
@@ -1818,10 +1870,12 @@ FN bool stow_heap_check(const stow_heap_t *h)
         live_bits += bits_in(r);
 #endif
     }
-    for (unsigned char *page = h->zone_lo; page < h->region.top; page += PAGE) {
-        if (!page_ok(h, page, &t)) {
+    for (unsigned char *page = h->zone_lo; page < h->region.top;) {
+        size_t pages;
+        if (!page_ok(h, page, &pages, &t)) {
             return false;
         }
+        page += pages * PAGE;
     }
     for (size_t k = 0; k < STOW__HEAP_SLOT_CLASSES; k++) {
         if (!list_ok(h, h->avail[k], k, t.avail[k])) {

@@ -86,6 +86,15 @@ static void put_u64(char *line, size_t *len, uint64_t v)
     }
 }
 
+static void emit(const stow_heap_tracer_t *t, const char *text, size_t len)
+{
+    if (t->write != NULL) {
+        t->write(t->write_ctx, text, len);
+    } else {
+        stow_port_write(text, len);
+    }
+}
+
 void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, const void *old, size_t arg)
 {
     stow_heap_tracer_t *t = (stow_heap_tracer_t *)ctx;
@@ -94,7 +103,7 @@ void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, c
     }
     if (!t->started) {
         static const char head[] = "# stow trace 1: op id size arg\n";
-        stow_port_write(head, sizeof head - 1u);
+        emit(t, head, sizeof head - 1u);
         t->started = true;
     }
     size_t id = 0u;
@@ -121,5 +130,5 @@ void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, c
     line[len++] = ' ';
     put_u64(line, &len, op == 'f' ? 0u : arg);
     line[len++] = '\n';
-    stow_port_write(line, len);
+    emit(t, line, len);
 }

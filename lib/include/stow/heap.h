@@ -258,9 +258,9 @@ struct stow_heap_region {
 };
 
 /* Size classes of free blocks: eight per power of two (and one per
- * STOW_HEAP_ALIGN below 8 * STOW_HEAP_ALIGN), for blocks below 2^31 bytes on
+ * STOW_HEAP_ALIGN below 8 * STOW_HEAP_ALIGN), for blocks below 2^28 bytes on
  * 32-bit targets and 2^40 on 64-bit ones (a region's blocks stay below that). */
-#define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 31u)
+#define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 28u)
 #define STOW__HEAP_ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
 #define STOW__HEAP_LEVELS (STOW__HEAP_LOG2_LIMIT - 1u - STOW__HEAP_ALIGN_SHIFT)
 #define STOW__HEAP_CLASSES (STOW__HEAP_LEVELS * 8u)
@@ -357,7 +357,7 @@ struct stow_heap {
  * (8 * STOW_HEAP_ALIGN) bytes). Statistics start at zero; no hook is set.
  * Returns false, changing nothing, if buf is NULL, not aligned to
  * STOW_HEAP_ALIGN, or size is below STOW_HEAP_MIN_BYTES. Storage beyond what
- * blocks below 2^31 bytes (2^40 on 64-bit) can use is left alone.
+ * blocks below 2^28 bytes (2^40 on 64-bit) can use is left alone.
  * Contract violation: h is NULL. */
 bool stow_heap_init(stow_heap_t *h, void *buf, size_t size) STOW__HEAP_GUARDED(stow_heap_init);
 
@@ -472,7 +472,8 @@ void stow_heap_set_failed_hook(stow_heap_t *h, stow_heap_failed_fn *fn);
 void stow_heap_set_trace(stow_heap_t *h, stow_heap_trace_fn *fn, void *ctx);
 #endif
 
-/* A stow_heap_trace_fn that writes one line per call through stow_port_write(),
+/* A stow_heap_trace_fn that writes one line per call through stow_port_write()
+ * (or the tracer's own write function),
  * in the format of adapters/preload's STOW_HEAP_TRACE ("op id size arg"; see
  * docs/heap.md), after a first line "# stow trace 1: op id size arg". ctx is a
  * stow_heap_tracer_t: a table of capacity entries (a power of two, at least
@@ -485,10 +486,14 @@ void stow_heap_set_trace(stow_heap_t *h, stow_heap_trace_fn *fn, void *ctx);
 typedef struct stow_heap_tracer {
     const void **blocks; /* capacity entries, NULL to start with */
     size_t capacity;     /* a power of two */
+    /* Where the lines go: NULL for stow_port_write(), else write(write_ctx,
+     * text, len) (a buffer, a UART, a test). */
+    void (*write)(void *write_ctx, const char *text, size_t len);
+    void *write_ctx;
     uint32_t dropped;    /* blocks that found no room in the table */
     bool started;        /* the first line is written */
 } stow_heap_tracer_t;
-#define STOW_HEAP_TRACER(table) {(table), sizeof(table) / sizeof((table)[0]), 0u, false}
+#define STOW_HEAP_TRACER(table) {(table), sizeof(table) / sizeof((table)[0]), STOW__NULL, STOW__NULL, 0u, false}
 void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, const void *old, size_t arg);
 
 /* Walks every region's blocks, every slot page and every size class and

@@ -1625,7 +1625,7 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         }
         pprev = &W(b)[1];
     }
-    bool bit = ((*level_bits(m, c >> SL_BITS) >> (c & 7u)) & 1u) != 0u;
+    bool bit = (((size_t)*level_bits(m, c >> SL_BITS) >> (c & 7u)) & 1u) != 0u;
     t->listed += n;
     return (n != 0u) == bit;
 }

@@ -324,7 +324,9 @@ SMALL_PART1 := $(filter arena genpool misuse packed,$(SUITES))
 $(foreach b,$(filter-out microbit,$(BOARDS)),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(eval $(call BOARD_TEST,microbit,O2,1,,-part1,$(SMALL_PART1)))
 $(eval $(call BOARD_TEST,microbit,O2,1,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
-$(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
+$(eval $(call BOARD_TEST,mps2-an386,Os,0))
+$(eval $(call BOARD_TEST,microbit,Os,0,,-part1,$(SMALL_PART1)))
+$(eval $(call BOARD_TEST,microbit,Os,0,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
 # Level 2 unoptimised on the M4; on the micro:bit at -Og, because at -O0 the suite
 # with every message text no longer fits its 256 KiB of flash.
 $(eval $(call BOARD_TEST,mps2-an386,O0,2))
@@ -833,10 +835,13 @@ $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result: $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/test
 RV_BOARD_RESULTS += $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result
 endef
 # Both boards at level 1 (-O2) and 2 (-O0); level 0 (-Os) on the smaller one.
-$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O2,1)))
-$(eval $(call RV_BOARD_TEST,sifive_e,Os,0))
+# sifive_e's 16 KiB of RAM no longer hold every suite's buffers: two images.
+$(eval $(call RV_BOARD_TEST,riscv-virt,O2,1))
+$(eval $(call RV_BOARD_TEST,sifive_e,O2,1,-part1,,,$(SMALL_PART1)))
+$(eval $(call RV_BOARD_TEST,sifive_e,O2,1,-part2,,,$(filter-out $(SMALL_PART1),$(SUITES))))
+$(eval $(call RV_BOARD_TEST,sifive_e,Os,0,-part1,,,$(SMALL_PART1)))
+$(eval $(call RV_BOARD_TEST,sifive_e,Os,0,-part2,,,$(filter-out $(SMALL_PART1),$(SUITES))))
 $(eval $(call RV_BOARD_TEST,riscv-virt,O0,2))
-# sifive_e's 16 KiB of RAM no longer hold every suite's buffers at -O0: two images.
 $(eval $(call RV_BOARD_TEST,sifive_e,O0,2,-part1,,,$(SMALL_PART1)))
 $(eval $(call RV_BOARD_TEST,sifive_e,O0,2,-part2,,,$(filter-out $(SMALL_PART1),$(SUITES))))
 # RV32E (16 registers; the ilp32e ABI aligns 8-byte types and the stack to 4 only)

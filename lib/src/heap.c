@@ -1279,12 +1279,11 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     }
     unsigned char *q = (unsigned char *)p;
     if (is_slot(h, p)) {
-        size_t k = P(page_of(h, q))->cls;
-        if (size <= SMALL_MAX && slot_class(size) == k) {
+        /* A slot stays while the size fits it, else moves. */
+        if (size + TAIL <= slot_bytes(P(page_of(h, q))->cls)) {
             return p;
         }
-        void *moved = move(h, p, size, ALIGN);
-        return moved != NULL || size > slot_bytes(k) - TAIL ? moved : p;
+        return move(h, p, size, ALIGN);
     }
     unsigned char *b = q - HEADER;
     size_t head = head_of(b);
@@ -1311,13 +1310,6 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
         }
         shrink_block(h, b, head, exact);
         return p;
-    }
-    if (size <= SMALL_MAX) {
-        /* To a slot, if one can be had. */
-        unsigned char *s = (unsigned char *)take_slot(h, size);
-        if (s != NULL) {
-            return relocate(h, p, (unsigned char *)fresh(h, s, size), size);
-        }
     }
     if (exact <= cur) {
         shrink_block(h, b, head, exact);
@@ -1476,9 +1468,7 @@ FN bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size)
     struct layout l;
     size_t lead = (sizeof(region_t) + WORD + ALIGN - 1u) & ~(ALIGN - 1u); /* the first payload */
     if (start == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_REGION_BYTES ||
-        (uintptr_t)start + size < (uintptr_t)start ||
-        (h->region.first == NULL && !lay_out(h)) ||
-        !layout_of(start + lead - ALIGN, start + size, &l)) {
+        (uintptr_t)start + size < (uintptr_t)start || !layout_of(start + lead - ALIGN, start + size, &l)) {
         return false;
     }
     uintptr_t lo = (uintptr_t)start;
@@ -1486,10 +1476,13 @@ FN bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size)
     if (overlaps(lo, hi, h, h + 1) || overlaps(lo, hi, h->buf, h->buf + h->size)) {
         return false;
     }
-    for (const region_t *r = h->region.next; r != NULL; r = r->next) {
+    for (const region_t *r = h->region.first != NULL ? h->region.next : NULL; r != NULL; r = r->next) {
         if (overlaps(lo, hi, r, r->end)) {
             return false;
         }
+    }
+    if (h->region.first == NULL && !lay_out(h)) {
+        return false;
     }
     region_t *r = (region_t *)(void *)start;
     stow__unpoison(r, sizeof *r);

@@ -398,18 +398,16 @@ void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size);
  *   - p NULL: stow_heap_alloc(h, size).
  *   - size 0: like any other size, the smallest slot or block; the result is
  *     not NULL and is freed like any (p is not freed by it).
- *   - default policy: a slot stays when the new size takes the same slot
- *     size, and otherwise moves to a slot or block of the new size; a block
- *     moves to a slot when the new size is a slot's, and otherwise shrinks in
- *     place (the bytes given back become a free block when there are enough
- *     of them), grows in place when the next block is free and large enough,
- *     or moves.
+ *   - default policy: a slot stays while the new size fits it, and moves to
+ *     grow; a block shrinks in place (the bytes given back become a free block
+ *     when there are enough of them), grows in place when the block after it
+ *     is free and large enough, and otherwise moves. A shrink never moves.
  *   - bounded policy: the block stays when the new size takes the same
- *     power-of-two block, and otherwise moves to one of the new size: so a
- *     shrink, too, goes where the policy puts it, and the bound holds
- *     (counting the old and the new size while it moves).
- *   - a shrink never fails: when it cannot move (no room), it stays in place
- *     (a block gives back its tail).
+ *     power-of-two block, and otherwise moves to one of the new size, a
+ *     shrink too: where the policy puts it, so that the bound holds (it counts
+ *     the old and the new size while the move runs).
+ *   - a shrink never fails: when a bounded heap has no room to move it, it
+ *     stays in place and gives its tail back.
  * Returns the slot or block (p itself when it stayed), or NULL (counting a
  * fail) when there is no room, in which case p is untouched and still valid.
  * O(1) in place (plus O(block) at level 2); O(size) when it moves, which copies

@@ -336,6 +336,7 @@ $(eval $(call BOARD_TEST,microbit,Og,2,,-part2,$(filter-out $(SMALL_PART1),$(SUI
 # reporter and startup all go through -flto once.
 $(eval $(call BOARD_TEST,mps2-an386,O2,1,-flto=auto,-lto))
 include adapters/libc/rules.mk
+include tests/heap/rules.mk
 
 # ---------------------------------------------------------------- reliability
 # Memcheck: the host suite under valgrind, at level 2 (poison paths included), with

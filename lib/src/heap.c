@@ -1,8 +1,169 @@
 /* SPDX-License-Identifier: MIT */
 /* heap.c - a variable-size heap over static storage, in bounded time. See stow/heap.h.
  *
- * (The full design notes follow at the end of the work; see the section
- * comments below.)
+ * Regions. Each region's storage holds a row of blocks [first, limit) that tile
+ * it with no gap, then a word at limit that ends them (it reads as a live block
+ * of size 0, so no walk and no merge needs a bounds test), then, in region 0
+ * only, the pages of slots up to top, and at check levels 1 and 2 the region's
+ * live-start bit map from top on. A region added later keeps its description
+ * (stow_heap_region_t) at its start, before its row; region 0's is in the heap
+ * object. Regions are a list (region 0 first); nothing at level 0 looks a
+ * region up, because a block's neighbours are found from its own words, and a
+ * row's first block and its end word stop every merge at the region's edge.
+ *
+ * Blocks. Every block size is a multiple of ALIGN (STOW_HEAP_ALIGN) and at least
+ * MIN_BLOCK; block starts are ALIGN - WORD past an ALIGN boundary, so every
+ * payload (block + one word) is aligned to ALIGN.
+ *   word 0: the size | USED | PREV_FREE | ALIGNED. PREV_FREE says that the block
+ *     before is free, and so that the word before this block is that free
+ *     block's size (its footer).
+ *   live block: payload from word 1; when ALIGNED is set (it was allocated with
+ *     more than ALIGN), its last word is that alignment, for realloc; at level
+ *     2 the word before (or the last) holds the requested size, and the bytes
+ *     between the request and it 0xDD (the canary).
+ *   free block: word 1 the next block of its class, word 2 the address of the
+ *     word that points to this block (the class's head, or word 1 of the block
+ *     before it in the class: an "hlist", which unlinks without knowing its
+ *     class and needs one word per class head), its last word its size again
+ *     (the footer). Word 0 is the size alone: the block before a free block is
+ *     never free, and a free block is not USED.
+ *   the top: region 0's last block, when it is free, is not in a class (h->top):
+ *     what no class can serve is carved from its low end, pages come from its
+ *     high end and go back to it, and frees next to it grow it, with no class
+ *     bit to touch (dlmalloc's "top chunk"). A bounded heap has no top: its last
+ *     free block is in its class like any other, as its policy needs. When region
+ *     0's last block is free but in a class (freed next to the end word), the
+ *     next page taken or given back makes it the top first (find_top).
+ *
+ * Size classes. Below 8 ALIGN one class per size (a multiple of ALIGN); above,
+ * eight per power of two: class_of(size) = 8 s + (size >> s), s = max(log2(size),
+ * 3 + ALIGN_SHIFT) - 3, the size's top four bits giving the class in its power
+ * of two (its "level", class >> 3). One word (levels) has a bit per level with
+ * a non-empty class, one byte per level (classes[]) a bit per non-empty class:
+ * the smallest non-empty class at or above c is two bit scans away (TLSF's two
+ * levels, with eight classes to a power of two).
+ *
+ * Slots. A request of up to SMALL_MAX bytes (default policy) takes a slot of 1-7
+ * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
+ * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
+ * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
+ * granule: offset of the first free slot (0: full), slots in use, class, and
+ * the page's next and previous in its list, by number (page n at top - n PAGE).
+ * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
+ * (1, odd: no offset) when it and every slot after it were never handed out: a
+ * new page is ready with two stores and no loop. Pages are taken at region 0's
+ * top, from the top block's high end, one at a time, so the pages are one run
+ * [zone_lo, top) and a pointer is a slot exactly when it is in that run (one
+ * unsigned compare). A page with a free slot is in its class's list (avail[k];
+ * a full one in none). An empty page goes back to the top when it is the lowest
+ * (zone_lo), together with the run of empty pages just above it; else it joins
+ * the empty pages next to it in a run (kept whole like a free block: its lowest
+ * page on the spare list, and it and the highest page say how many pages the
+ * run has), from which the next page is taken before the top is cut. So empty
+ * pages never wait at the bottom, and all of them go back in O(1) as the pages
+ * below them empty.
+ *
+ * Default policy (good fit). Slots for small requests, while a page has one
+ * or one can be had; else a block. A block for need bytes (the request, the
+ * header, at level 2 the size word, rounded to ALIGN): the first block of need's
+ * own class if it is large enough ("exact class first"), else the first block
+ * of the smallest non-empty class above (all of whose blocks fit), else the
+ * top; the rest of the block stays free when it can stand as a block, and
+ * keeps the block's place in its class when it stays in that class. Free
+ * merges a block with free neighbours at once (a merged block that stays in a
+ * neighbour's class takes its place there). realloc shrinks in place, grows in
+ * place into a free next block (or the top), else moves. This is TLSF's good
+ * fit (Masmano et al., "TLSF: a new dynamic memory allocator for real-time
+ * systems", 2004) with exact-class-first, plus segregated slots for small
+ * sizes. It has no useful proven bound: TLSF's is best fit's, about M (n - 2)
+ * for M bytes live and blocks of 1 to n units (Robson, "Worst case
+ * fragmentation of first fit and best fit storage allocation strategies",
+ * Computer Journal 20(3), 1977; o1heap cites it as 1975), and one live slot
+ * keeps a whole page.
+ *
+ * Bounded policy (half fit). No slots and no top. A request takes a block of
+ * pow = need rounded up to a power of two, from the smallest non-empty class
+ * at or above pow's (every block there holds pow: a power of two starts a
+ * class), carved from its start; only when no class has one is the first block
+ * of the highest class tried for need exactly. realloc keeps the block when
+ * the new size takes the same pow; else it moves (allocates, copies, frees),
+ * and only when that allocation fails does a shrink stay in place or a grow
+ * fail. This is the half fit of o1heap (Kirienko; after Ogasawara, "An
+ * algorithm with constant execution time for dynamic storage allocation",
+ * 1995), refined only in which block of the smallest non-empty power of two
+ * is taken (one of its smallest eighth).
+ *
+ * The bound. o1heap documents for half fit H = 2 M (1 + ceil(log2 n)) bytes,
+ * after J. M. Robson's analyses of allocators whose blocks are powers of two
+ * ("Bounds for some functions concerning dynamic storage allocation", J. ACM
+ * 21(3), 1974; and the first-fit and best-fit paper above), M the most
+ * requested bytes live and n the ratio of the largest request to the smallest;
+ * the 2 is the rounding of a request up to its power of two. Counted in block
+ * bytes, as here: blocks of M (1 + log2(n / m)) bytes, M the most block bytes
+ * live at once, n the largest block and m the smallest, are never exhausted.
+ * Why a logarithm and not n / m: a request of 2^k bytes fails only when every
+ * free block is smaller than 2^k, and since free blocks never touch, each lies
+ * between live blocks. Because a request takes the smallest class that fits,
+ * small requests refill small holes before they split larger ones, so an
+ * adversary that wants every hole too small for 2^k must build those holes out
+ * of blocks of each smaller power in turn, and each layer of holes costs it
+ * about M of live memory that it must free again to build the next: log2(n /
+ * m) layers, plus the live blocks themselves. (Robson showed that the best
+ * possible strategy for powers of two needs M (1 + (1/2) log2 n) and that no
+ * strategy can do with less; the policy here is not that strategy, and the
+ * figure it is sized by is the larger one.) That is the idea of the argument,
+ * not a proof written out for this exact policy; what stands behind the figure
+ * here is the literature and the tests: tests/test_heap.c runs adversaries
+ * that use the addresses they get (Robson's ladder, with the pins shrunk or
+ * freed; random splitting; the shrink-pin workload) against bounded heaps of
+ * STOW_HEAP_BYTES_FOR_MIN's size for fourteen sets of limits at every check
+ * level, and none of them gets NULL, while each of them does get NULL from a
+ * heap a third to a tenth of that size (the figures print with the test).
+ * The argument holds for the pure policy: the exact fallback, and a shrink that
+ * stays because its move failed, happen only where the pure policy would have
+ * failed, which within the limits it does not. A shrink in place used to break
+ * it: it let the caller, not the policy, choose where a small block sits (the
+ * shrink-pin workload); so a bounded heap moves it, and the limits count a
+ * moving realloc's old and new size together. stow/heap.h turns requested
+ * bytes into block bytes (the most block bytes a requested byte can cost:
+ * BLOCK(m) / m for the smallest request m, or at the first request whose block
+ * doubles; m is BLOCK(min_request), the smallest block such requests take) and
+ * adds the heap's own words. With several regions, blocks never span two, and
+ * the figure is claimed for one region only.
+ *
+ * Invariants (stow_heap_check tests each one):
+ *   - each region is laid out where its storage says; its blocks tile [first,
+ *     limit) exactly, each size a multiple of ALIGN, at least MIN_BLOCK; its
+ *     end word is USED with size 0 and PREV_FREE exactly when its last block
+ *     is free; region 0's limit is one word below zone_lo, and [zone_lo, top)
+ *     is whole pages;
+ *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
+ *     blocks that follow a free block; a free block's footer equals its size;
+ *   - every free block but the top is in the class of its size, once, linked
+ *     both ways; class bits and level bits are set exactly for the non-empty
+ *     classes and levels; the top, when set, is region 0's last block, free,
+ *     and the heap is not bounded;
+ *   - a page is either in use (its class valid, its free slots each once on its
+ *     class's grid, the never handed out ones from the VIRGIN mark to the end,
+ *     its count of live slots right and not 0) or the lowest of a run of empty
+ *     pages (its count and the highest page's agree, no empty page next to the
+ *     run, not at the bottom); the pages with a free slot are exactly those in
+ *     their class's list, the runs exactly those in the spare list;
+ *   - used is the sum of the live slots' and blocks' sizes (peak may lag behind
+ *     it: it catches up when used next falls, see lower_used());
+ *   - a live block marked ALIGNED keeps in its last word a power of two above
+ *     ALIGN that its payload meets;
+ *   - level >= 1: a region's bit i is set exactly when a live slot or block's
+ *     payload is at first + WORD + i * ALIGN;
+ *   - level 2: free blocks hold 0xDD but for their four words, free slots but
+ *     for their two link bytes, empty pages but for their header; canaries of
+ *     live slots and blocks are intact.
+ *
+ * Level 2 poison is kept without walking: a freed block or slot is filled
+ * whole, and when blocks merge, the words that stop being metadata (the next
+ * block's first three words, the previous block's footer) are filled too.
+ * Taking a block checks only the bytes it takes; splitting writes new metadata
+ * over poison, which the next check knows not to look at.
  */
 #include "stow/heap.h"
 #include "internal.h"
@@ -552,7 +713,7 @@ static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsi
 {
     size_t s = class_shift(size);
     set_free(b, size);
-    if ((size >> s) == (old_size >> s)) {
+    if (FAST_PATHS && (size >> s) == (old_size >> s)) {
         if (b != old) {
             size_t next = W(old)[1];
             word_t *pprev = (word_t *)(uintptr_t)W(old)[2];

@@ -16,15 +16,18 @@
  * Two policies, chosen per heap (docs/heap.md compares them):
  *   - the default ("good fit"), for RAM: small requests take headerless slots,
  *     larger ones a block with a one-word header from the best-fitting of a
- *     few hundred size classes. It runs real programs' allocations in about
- *     the least storage an allocator can (on the Lua, OpenSSL and Python traces
- *     of bench/traces/: 1.06-1.09 times their peak of requested bytes on
- *     Cortex-M4), but no bound on its storage is proven: an adversary can
+ *     couple of hundred size classes. It runs real programs in little more
+ *     storage than they ask for: the smallest storage that runs the Lua,
+ *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.04 times
+ *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.05 at check
+ *     level 1). But no bound on its storage is proven: an adversary can
  *     fragment it (see "Sizing" below).
  *   - bounded (STOW_HEAP_DEFINE_BOUNDED, stow_heap_init_bounded): power-of-two
  *     blocks, "half fit", for which STOW_HEAP_BYTES_FOR gives storage that no
- *     sequence of requests within the stated limits can exhaust. It needs
- *     several times the storage of the default for the same program.
+ *     sequence of requests within the stated limits can exhaust. It needs more
+ *     storage for the same program (1.47-1.57 times the peak on those traces),
+ *     and the macro's figure is several times that, for the worst order of
+ *     requests.
  *
  * Blocks and slots (default policy). A request of up to STOW_HEAP_SMALL_MAX
  * bytes (72 on Cortex-M) takes a slot of 1-7 or 9 times STOW_HEAP_ALIGN bytes,
@@ -97,8 +100,8 @@
  * stow_port_write() in the trace format `make heap-size` replays.
  *
  * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
- * (STOW_HEAP_STRUCT_BYTES: 0.9 KiB on 32-bit targets, mostly the first free
- * block of each of its 208 size classes; 2.3 KiB on 64-bit) and, in the
+ * (STOW_HEAP_STRUCT_BYTES: 908 bytes on Cortex-M, 768 of them the first free
+ * block of each of its 192 size classes; 2504 bytes on x86-64) and, in the
  * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
  * payload and a word that ends the blocks; each added region also keeps a
  * five-word description of itself at its start; at check levels 1 and 2, one
@@ -134,14 +137,21 @@
  * that a read or write through a stale pointer is reported where it happens
  * (see config.h).
  *
- * Costs, measured by make bench on Cortex-M4 at -O2 level 0, each call timed
- * on its own: see docs/heap.md for the tables. In short: alloc and free of a
- * slot take about 25 instructions; of a block 40-70; the longest paths (a
- * page taken from or given back to the blocks, a free that merges two
- * neighbours each alone in its class) are listed there. A moving realloc
- * copies min(old usable size, new size) bytes a word at a time. Before its
- * first use, a DEFINE'd heap has not laid out its storage; the first call does
- * (O(1) at level 0; at levels 1 and 2 it clears the bit map, storage / (8 *
+ * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
+ * on its own under QEMU (make bench; docs/heap.md has every row and core).
+ * Replaying the traces of bench/traces/, mean / longest: alloc 48 / 110 (Lua),
+ * 42 / 110 (OpenSSL), 65 / 113 (Python); free 47 / 121, 41 / 121, 60 / 121. A
+ * slot takes about 33 to allocate and 35 to free (FreeRTOS's heap_4 takes 51
+ * and 41 for 16 bytes); a block 50 to 110 and 45 to
+ * 120, the most when a class fills or empties at each step; the longest paths
+ * are a page taken from the top (86) or given back (80), a block split from
+ * the next level's lone block with the rest put in an empty class (109), and a
+ * block freed between two free neighbours, each alone in its class (120). At
+ * level 1 add about 20 to alloc and 40 to free (the live-start bits, and the
+ * regions' lookup). A moving realloc copies min(old usable size, new size)
+ * bytes four words at a time (about 1.7 instructions a word). Before its first
+ * use, a DEFINE'd heap has not laid out its storage; the first call does (O(1)
+ * at level 0; at levels 1 and 2 it clears the bit map, storage / (8 *
  * STOW_HEAP_ALIGN) bytes, once), and so does init.
  *
  * Shared use (interrupts, threads, cores): stow_heap_alloc_isr(),

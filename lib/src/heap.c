@@ -594,14 +594,18 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    for (size_t c = 0; c < STOW__HEAP_CLASSES; c++) {
-        h->heads[c] = NULL;
+    /* Pointer loops, opaque to the compiler: not memset (internal.h). */
+    for (void **c = h->heads; c != h->heads + STOW__HEAP_CLASSES; c++) {
+        *c = NULL;
+        STOW__OPAQUE(c);
     }
-    for (size_t f = 0; f < STOW__HEAP_LEVELS; f++) {
-        h->classes[f] = 0u;
+    for (unsigned char *f = h->classes; f != h->classes + STOW__HEAP_LEVELS; f++) {
+        *f = 0u;
+        STOW__OPAQUE(f);
     }
-    for (size_t k = 0; k < STOW__HEAP_SLOT_CLASSES; k++) {
-        h->avail[k] = NULL;
+    for (unsigned char **k = h->avail; k != h->avail + STOW__HEAP_SLOT_CLASSES; k++) {
+        *k = NULL;
+        STOW__OPAQUE(k);
     }
     h->levels = 0u;
     h->spare = NULL;

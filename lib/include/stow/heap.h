@@ -421,7 +421,7 @@ void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size);
  * Returns the slot or block (p itself when it stayed), or NULL (counting a
  * fail) when there is no room, in which case p is untouched and still valid.
  * O(1) in place (plus O(block) at level 2); O(size) when it moves, which copies
- * min(old usable size, size) bytes, a word at a time.
+ * min(old usable size, size) bytes, four words at a time.
  * Contract violation (returns NULL, nothing changes): h is NULL; p is not a
  * live slot or block of this heap (see "Level 1"). */
 void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size);

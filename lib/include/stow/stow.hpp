@@ -1832,32 +1832,10 @@ template <size_t Bytes, class Where> class heap_base {
     storage<Where, Bytes, STOW_HEAP_ALIGN> mem_;
 
     constexpr heap_base() noexcept : heap_base(mem_.bytes) { static_assert(is_in_object<Where>, STOW_HPP_IN_BSS); }
-    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
-     * which makes every class list empty (a head that points to itself). They
-     * are made so here already, so that no field is zero-filled in bulk (which
-     * would call memset when the constructor runs at run time). */
+    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
-        : heap_(defined(at_, make_index_list<STOW__HEAP_CLASSES>())), mem_(at_)
+        : heap_(STOW__HEAP_INITIALIZER(at_, Bytes, config, 0u)), mem_(at_)
     {
-    }
-
-    template <size_t... I> constexpr stow_heap_t defined(unsigned char *at_, index_list<size_t, I...>) noexcept
-    {
-        return stow_heap_t{0u,
-                           0u,
-                           0u,
-                           0u,
-                           nullptr,
-                           nullptr,
-                           0u,
-#if STOW_CHECK_LEVEL >= 1
-                           nullptr,
-#endif
-                           at_,
-                           Bytes,
-                           config,
-                           0u,
-                           {stow_heap_node_t{&heap_.classes[I], &heap_.classes[I]}...}};
     }
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }

@@ -54,11 +54,11 @@ static inline void stow__lua_check_osize(stow_heap_t *h, void *ptr, size_t osize
 {
 #if STOW_CHECK_LEVEL >= 2
     if (osize != stow_heap_usable_size(h, ptr)) {
-        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", STOW__FILE, __LINE__);
     }
 #elif STOW_CHECK_LEVEL >= 1
     if (osize > stow_heap_usable_size(h, ptr)) {
-        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", STOW__FILE, __LINE__);
     }
 #else
     (void)h;

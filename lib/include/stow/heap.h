@@ -212,8 +212,9 @@ extern "C" {
 #endif
 
 /* STOW_HEAP_TRACE changes stow_heap_t, so it joins the link-time check of the
- * options (config.h): init's link name spells it, and every DEFINE refers to
- * the symbol that names its value, which the library defines. */
+ * options (config.h): init's link name spells it, and a DEFINE'd heap's config
+ * field points at four symbols, the three every container names and the one
+ * that names this option's value, which the library defines. */
 #if STOW_HEAP_TRACE
 #define STOW__HEAP_GUARD_TRACE STOW_HEAP_TRACE_1
 #else
@@ -231,12 +232,29 @@ extern const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE);
     __asm__(STOW__STR(__USER_LABEL_PREFIX__) #fn "__" STOW__STR(STOW__GUARD_LEVEL) "__"        \
             STOW__STR(STOW__GUARD_INDEX) "__" STOW__STR(STOW__GUARD_OVERFLOW) "__"             \
             STOW__STR(STOW__HEAP_GUARD_TRACE))
-#define STOW__HEAP_TRACE_GUARD(name)                                                           \
-    static const char *const stow__heap_trace_guard_##name __attribute__((used)) =             \
-        &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)
+#ifdef __cplusplus
+extern "C++" {
+template <long Level, long IndexBits, long Overflow, long Trace> struct stow__heap_config_guard_of {
+    static const char *const symbols[4];
+};
+template <long Level, long IndexBits, long Overflow, long Trace>
+const char *const stow__heap_config_guard_of<Level, IndexBits, Overflow, Trace>::symbols[4] = {
+    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
+    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW), &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)};
+}
+#define STOW__HEAP_CONFIG_GUARD                                                                \
+    (stow__heap_config_guard_of<STOW_CHECK_LEVEL, STOW_HANDLE_INDEX_BITS, STOW_GENERATION_OVERFLOW, \
+                                STOW_HEAP_TRACE>::symbols)
+#else
+#define STOW__HEAP_CONFIG_GUARD                                                                \
+    ((const char *const[4]){&STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL),                           \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),                           \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW),                        \
+                            &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)})
+#endif
 #else
 #define STOW__HEAP_GUARDED(fn)
-#define STOW__HEAP_TRACE_GUARD(name) extern int stow__heap_trace_guard_unused_##name
+#define STOW__HEAP_CONFIG_GUARD STOW__CONFIG_GUARD
 #endif
 
 typedef struct stow_heap stow_heap_t;
@@ -596,8 +614,7 @@ bool stow_heap_check(const stow_heap_t *h);
     STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                        \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
     linkage stow_heap_t name = STOW__HEAP_INITIALIZER(stow__heap_buf_##name, bytes,        \
-                                                      STOW__CONFIG_GUARD, bounded);        \
-    STOW__HEAP_TRACE_GUARD(name);                                                          \
+                                                      STOW__HEAP_CONFIG_GUARD, bounded);   \
     STOW__REGISTER(sub, heap, name, stow__heap_buf_##name)
 
 #ifdef __cplusplus

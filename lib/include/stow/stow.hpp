@@ -318,8 +318,14 @@ inline constexpr const char *const config_guard[3] = {
     &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
     &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)};
 inline constexpr const char *const *config = config_guard;
+/* A heap's adds STOW_HEAP_TRACE (stow/heap.h). */
+inline constexpr const char *const heap_config_guard[4] = {
+    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
+    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW), &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)};
+inline constexpr const char *const *heap_config = heap_config_guard;
 #else
 inline constexpr const char *const *config = nullptr;
+inline constexpr const char *const *heap_config = nullptr;
 #endif
 
 } // namespace detail
@@ -1834,7 +1840,7 @@ template <size_t Bytes, class Where> class heap_base {
     constexpr heap_base() noexcept : heap_base(mem_.bytes) { static_assert(is_in_object<Where>, STOW_HPP_IN_BSS); }
     /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
-        : heap_(STOW__HEAP_INITIALIZER(at_, Bytes, config, 0u)), mem_(at_)
+        : heap_(STOW__HEAP_INITIALIZER(at_, Bytes, heap_config, 0u)), mem_(at_)
     {
     }
 

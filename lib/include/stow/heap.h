@@ -579,13 +579,18 @@ bool stow_heap_check(const stow_heap_t *h);
     (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
 /* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
- * layer build. Everything else starts zero; the first call lays it out. */
+ * layer build. The first call lays it out: the class lists (the tail: avail,
+ * classes, heads) are set then, whatever they held; DEFINE gives them zeros,
+ * the C++ layer values that a constructor run at run time can store without
+ * zero-filling them in bulk (a call to memset). */
 #if STOW_HEAP_TRACE
 #define STOW__HEAP_TRACE_INIT STOW__NULL, STOW__NULL,
 #else
 #define STOW__HEAP_TRACE_INIT
 #endif
-#define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded)                                         \
+#define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded) \
+    STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, {STOW__NULL}, {0u}, {STOW__NULL})
+#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, ...)                               \
     {(buf),                                                                                          \
      STOW__CAST(size_t, bytes),                                                                      \
      (config),                                                                                       \
@@ -602,9 +607,7 @@ bool stow_heap_check(const stow_heap_t *h);
      0u,                                                                                             \
      STOW__NULL,                                                                                     \
      STOW__HEAP_TRACE_INIT{STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}, \
-     {STOW__NULL},                                                                                   \
-     {0u},                                                                                           \
-     {STOW__NULL}}
+     __VA_ARGS__}
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \

@@ -1839,12 +1839,14 @@ template <size_t Bytes, class Where> class heap_base {
 
     constexpr heap_base() noexcept : heap_base(mem_.bytes) { static_assert(is_in_object<Where>, STOW_HPP_IN_BSS); }
     /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
-     * which sets every class list whatever it held. Here they hold addresses of
-     * the object's own words and non-zero bytes, every element given: a
-     * constructor run at run time then stores them one by one, where zeros, or
-     * an initializer that lists only some elements, would be filled in bulk by
-     * a call to memset (a libc function). A constant initialization is not
-     * changed by it: the heap object is initialized data either way. */
+     * which sets every size class's list whatever it held (the lists of pages
+     * with a free slot must be empty before: alloc's fast path reads them).
+     * Here the class lists hold addresses of the object's own words and
+     * non-zero bytes, every element given: a constructor run at run time then
+     * stores them one by one, where an object of zeros, or an initializer that
+     * lists only some elements, would be filled in bulk by a call to memset (a
+     * libc function). A constant initialization is not changed by it: the heap
+     * object is initialized data either way. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
         : heap_(defined(at_, make_index_list<STOW__HEAP_SLOT_CLASSES>(), make_index_list<STOW__HEAP_LEVELS>(),
                         make_index_list<STOW__HEAP_CLASSES>())),
@@ -1852,11 +1854,12 @@ template <size_t Bytes, class Where> class heap_base {
     {
     }
 
+    template <size_t> static constexpr unsigned char *no_page() noexcept { return nullptr; }
     template <size_t... K, size_t... F, size_t... I>
     constexpr stow_heap_t defined(unsigned char *at_, index_list<size_t, K...>, index_list<size_t, F...>,
                                   index_list<size_t, I...>) noexcept
     {
-        return stow_heap_t STOW__HEAP_INITIALIZER_TAIL(at_, Bytes, heap_config, 0u, {&heap_.classes[K]...},
+        return stow_heap_t STOW__HEAP_INITIALIZER_TAIL(at_, Bytes, heap_config, 0u, {no_page<K>()...},
                                                        {static_cast<unsigned char>(F + 1u)...},
                                                        {static_cast<void *>(&heap_.heads[I])...});
     }

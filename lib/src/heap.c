@@ -35,13 +35,21 @@
  *     0's last block is free but in a class (freed next to the end word), the
  *     next page taken or given back makes it the top first (find_top).
  *
- * Size classes. Below 8 ALIGN one class per size (a multiple of ALIGN); above,
- * eight per power of two: class_of(size) = 8 s + (size >> s), s = max(log2(size),
- * 3 + ALIGN_SHIFT) - 3, the size's top four bits giving the class in its power
- * of two (its "level", class >> 3). One word (levels) has a bit per level with
- * a non-empty class, one byte per level (classes[]) a bit per non-empty class:
- * the smallest non-empty class at or above c is two bit scans away (TLSF's two
- * levels, with eight classes to a power of two).
+ * Size classes. Below 4 ALIGN one class per size (a multiple of ALIGN); above,
+ * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0, s =
+ * max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three bits giving the
+ * class in its power of two, counted from MIN_BLOCK's class (94 classes on
+ * 32-bit targets, 138 on 64-bit ones). A bit per class in three words
+ * (classes[]) says which classes have a block: the smallest non-empty class at
+ * or above c is one bit scan away (two or three word tests more when it is in
+ * a later word), and a class that fills or empties changes one word. TLSF
+ * keeps two levels of bits (a word of powers of two, a word of classes per
+ * power) so that any number of classes fits; three words are enough here,
+ * and a block's class change costs one read-modify-write instead of two.
+ * Eight classes per power of two (TLSF's usual count) gave the same smallest
+ * heap on the lua and openssl traces and 0.8% less on python's (1411 KiB
+ * against 1422 KiB, Cortex-M4): slots and the top, not the class width,
+ * decide the RAM here.
  *
  * Slots. A request of up to SMALL_MAX bytes (default policy) takes a slot of 1-7
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
@@ -91,7 +99,7 @@
  * fail. This is the half fit of o1heap (Kirienko; after Ogasawara, "An
  * algorithm with constant execution time for dynamic storage allocation",
  * 1995), refined only in which block of the smallest non-empty power of two
- * is taken (one of its smallest eighth).
+ * is taken (one of its smallest quarter).
  *
  * The bound. o1heap documents for half fit H = 2 M (1 + ceil(log2 n)) bytes,
  * after J. M. Robson's analyses of allocators whose blocks are powers of two
@@ -140,8 +148,8 @@
  *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
  *     blocks that follow a free block; a free block's footer equals its size;
  *   - every free block but the top is in the class of its size, once, linked
- *     both ways; class bits and level bits are set exactly for the non-empty
- *     classes and levels; the top, when set, is region 0's last block, free,
+ *     both ways; class bits are set exactly for the non-empty classes (none
+ *     past the last class); the top, when set, is region 0's last block, free,
  *     and the heap is not bounded;
  *   - a page is either in use (its class valid, its free slots each once on its
  *     class's grid, the never handed out ones from the VIRGIN mark to the end,
@@ -179,9 +187,11 @@
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
 #define FLAGS (USED | PREV_FREE | ALIGNED)
-#define SL_BITS 3u
-#define LEVEL0 ALIGN_SHIFT            /* the lowest level class_of() gives */
-#define CLASS0 (LEVEL0 << SL_BITS)    /* the lowest class */
+#define SL_BITS 2u                    /* four classes per power of two */
+/* class_of()'s value for MIN_BLOCK, subtracted so that classes count from 0 */
+#define CLASS0 ((ALIGN_SHIFT << SL_BITS) + MIN_BLOCK / ALIGN)
+#define CLASSES STOW__HEAP_CLASSES
+#define NO_CLASS (~(size_t)0)         /* search_from()'s answer when no class has a block */
 #define BLOCK_LIMIT ((size_t)1u << STOW__HEAP_LOG2_LIMIT) /* every block is smaller */
 #define PAGE (64u * ALIGN)
 #define PAGE_SHIFT (6u + ALIGN_SHIFT)
@@ -206,7 +216,8 @@ STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and l
 STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
 STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must be 8 or 16");
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
-STOW_STATIC_ASSERT(STOW__HEAP_LEVELS + LEVEL0 < BITS, "the level bits fit a word");
+STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 3u && CLASSES < 3u * BITS,
+                   "the class bits fit three words, with one to spare (search_from)");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -319,46 +330,61 @@ static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
- * Free blocks are kept in classes: below 8 ALIGN one per size (a multiple of
- * ALIGN), above that eight per power of two. With s = max(log2(size), 3 +
- * ALIGN_SHIFT) - 3, class_of(size) = 8 s + (size >> s): the top four bits of
- * the size give the class within its power of two, and s its level (class >>
- * 3). Classes start at CLASS0 (level LEVEL0 = ALIGN_SHIFT). One word (levels)
- * has a bit per level with a non-empty class, and one byte per level
- * (classes[]) a bit per non-empty class of that level: the smallest non-empty
- * class at or above c is two bit scans away. */
+ * Free blocks are kept in classes: below 4 ALIGN one per size (a multiple of
+ * ALIGN), above that four per power of two. With s = max(log2(size), 2 +
+ * ALIGN_SHIFT) - 2, a size's class is 4 s + (size >> s) - CLASS0: the top
+ * three bits of the size give the class within its power of two, and the
+ * classes count from 0 (MIN_BLOCK's). A bit per class, in the few words of
+ * classes[] (three), says which classes have a block: the smallest non-empty
+ * class at or above c is one bit scan away, or two or three when it is in a
+ * later word. There is no second level to keep: a class that fills or empties
+ * touches one word. */
 static FN inline size_t class_of(size_t size)
 {
     size_t s = log2_of(size | (ALIGN << SL_BITS)) - SL_BITS;
-    return (s << SL_BITS) + (size >> s);
+    return (s << SL_BITS) + (size >> s) - CLASS0;
 }
-
 
 /* The head of class c: a word holding its first free block, or 0. */
-static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c - CLASS0]; }
-static FN inline unsigned char *level_bits(stow_heap_t *h, size_t level) { return &h->classes[level - LEVEL0]; }
+static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c]; }
 
-/* The smallest non-empty class at or above c, or 0 when there is none. */
-static FN inline size_t search_from(stow_heap_t *h, size_t c)
+/* The smallest non-empty class at or above c (at most CLASSES), or NO_CLASS. */
+static FN inline size_t search_from(const stow_heap_t *h, size_t c)
 {
-    size_t level = c >> SL_BITS;
-    size_t here = (size_t)*level_bits(h, level) >> (c & 7u);
+    size_t w = c / BITS;
+    size_t here = h->classes[w] & (~(size_t)0 << (c % BITS));
     if (here != 0u) {
-        return c + lowest_bit(here);
+        return w * BITS + lowest_bit(here);
     }
-    size_t above = h->levels >> (level + 1u);
-    if (above == 0u) {
-        return 0u;
+    if (w == 0u && h->classes[1] != 0u) {
+        return BITS + lowest_bit(h->classes[1]);
     }
-    level += 1u + lowest_bit(above);
-    return (level << SL_BITS) + lowest_bit((size_t)*level_bits(h, level));
+    if (w <= 1u && h->classes[2] != 0u) {
+        return 2u * BITS + lowest_bit(h->classes[2]);
+    }
+    return NO_CLASS;
 }
 
-/* Class c gained its first block: its bit, and its level's. */
+/* The highest non-empty class, or NO_CLASS. */
+static FN inline size_t highest_class(const stow_heap_t *h)
+{
+    if (h->classes[2] != 0u) {
+        return 2u * BITS + log2_of(h->classes[2]);
+    }
+    if (h->classes[1] != 0u) {
+        return BITS + log2_of(h->classes[1]);
+    }
+    return h->classes[0] != 0u ? log2_of(h->classes[0]) : NO_CLASS;
+}
+
+/* Class c gained its first block, or lost its last: its bit. */
 static FN inline void class_filled(stow_heap_t *h, size_t c)
 {
-    *level_bits(h, c >> SL_BITS) |= (unsigned char)(1u << (c & 7u));
-    h->levels |= (size_t)1u << (c >> SL_BITS);
+    h->classes[c / BITS] |= (size_t)1u << (c % BITS);
+}
+static FN inline void class_emptied(stow_heap_t *h, size_t c)
+{
+    h->classes[c / BITS] &= ~((size_t)1u << (c % BITS));
 }
 
 /* Free block b (its size and footer written) goes first in class c. Its words:
@@ -395,20 +421,8 @@ static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
 
 /* The shift class_of(size) uses; two sizes of which the larger gives shift s
  * are in the same class exactly when they agree after shifting right by s
- * (below, a smaller size of a lower level shifts to less than 8). */
+ * (below, a smaller size of a lower power of two shifts to less than 4). */
 static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
-
-/* Class c lost its last block: its bit goes, and its level's when that was
- * the level's last class. */
-static FN inline void class_emptied(stow_heap_t *h, size_t c)
-{
-    unsigned char *bits = level_bits(h, c >> SL_BITS);
-    unsigned char left = (unsigned char)(*bits & ~(1u << (c & 7u)));
-    *bits = left;
-    if (left == 0u) {
-        h->levels &= ~((size_t)1u << (c >> SL_BITS));
-    }
-}
 
 /* Takes free block b out of its class. When b was alone in it, the word that
  * pointed to b is the class's head, whose place in heads[] names the class. */
@@ -423,7 +437,7 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
     }
     size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
     if (at < sizeof h->heads) {
-        class_emptied(h, at / WORD + CLASS0);
+        class_emptied(h, at / WORD);
     }
 }
 
@@ -599,7 +613,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
         *c = NULL;
         STOW__OPAQUE(c);
     }
-    for (unsigned char *f = h->classes; f != h->classes + STOW__HEAP_LEVELS; f++) {
+    for (size_t *f = h->classes; f != h->classes + STOW__HEAP_CLASS_WORDS; f++) {
         *f = 0u;
         STOW__OPAQUE(f);
     }
@@ -607,7 +621,6 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
         *k = NULL;
         STOW__OPAQUE(k);
     }
-    h->levels = 0u;
     h->spare = NULL;
     h->top = NULL;
     h->used = 0u;
@@ -731,7 +744,7 @@ static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsi
         return;
     }
     unlink_free(h, old);
-    link_node(h, b, (s << SL_BITS) + (size >> s));
+    link_node(h, b, (s << SL_BITS) + (size >> s) - CLASS0);
 }
 
 /* The size bytes at b (whose predecessor is live: a live block's tail, or a
@@ -1126,7 +1139,7 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
         /* Half fit: a power-of-two block, from the smallest class sure to hold it. */
         size_t pow = (size_t)1u << (log2_of(need - 1u) + 1u);
         c = search_from(h, class_of(pow));
-        if (c != 0u) {
+        if (c != NO_CLASS) {
             need = pow;
         }
     } else {
@@ -1140,7 +1153,7 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     }
     size_t fsize;
     size_t gap;
-    if (c == 0u && h->top != NULL) {
+    if (c == NO_CLASS && h->top != NULL) {
         /* The top: what no class can give. */
         b = h->top;
         fsize = (size_t)(h->region.limit - b);
@@ -1152,13 +1165,12 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
             h->top = b + gap; /* the rest after the gap stays the top */
         }
     } else {
-        if (c == 0u) {
+        if (c == NO_CLASS) {
             /* The first block of the highest class, if it is large enough. */
-            if (h->levels == 0u) {
+            c = highest_class(h);
+            if (c == NO_CLASS) {
                 return NULL;
             }
-            size_t level = log2_of(h->levels);
-            c = (level << SL_BITS) + log2_of((size_t)*level_bits(h, level));
         }
         b = (unsigned char *)(uintptr_t)*head_at(h, c);
         fsize = head_of(b);
@@ -1281,7 +1293,7 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
         unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
         if (b == NULL || head_of(b) < need) {
             c = search_from(h, c + 1u);
-            if (c == 0u) {
+            if (c == NO_CLASS) {
                 /* The top, when no class has a block. */
                 b = h->top;
                 if (b == NULL || (size_t)(h->region.limit - b) < need) {
@@ -1710,12 +1722,11 @@ FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
 /* The size of the first block of the highest non-empty class, or 0. */
 static FN size_t largest_block(const stow_heap_t *h)
 {
-    if (h->levels == 0u) {
+    size_t c = highest_class(h);
+    if (c == NO_CLASS) {
         return 0u;
     }
     stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only: the helpers take a mutable heap */
-    size_t level = log2_of(h->levels);
-    size_t c = (level << SL_BITS) + log2_of((size_t)*level_bits(m, level));
     return head_of((unsigned char *)(uintptr_t)*head_at(m, c));
 }
 
@@ -1793,7 +1804,7 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         }
         pprev = &W(b)[1];
     }
-    bool bit = (((size_t)*level_bits(m, c >> SL_BITS) >> (c & 7u)) & 1u) != 0u;
+    bool bit = ((h->classes[c / BITS] >> (c % BITS)) & 1u) != 0u;
     t->listed += n;
     return (n != 0u) == bit;
 }
@@ -1991,7 +2002,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
 {
     STOW__CHECK(h != NULL, "stow_heap_check: heap is NULL", false);
     if (h->region.first == NULL) {
-        return h->used == 0u && h->levels == 0u;
+        return h->used == 0u;
     }
     /* The regions are where their storage says. */
     struct layout l;
@@ -2016,18 +2027,19 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     struct tally t;
     stow__fill(&t, 0u, sizeof t); /* not = {0}: that may become a call of memset */
-    for (size_t c = CLASS0; c < CLASS0 + STOW__HEAP_CLASSES; c++) {
+    for (size_t c = 0; c < CLASSES; c++) {
         if (!class_ok(h, c, blocks, &t)) {
             return false;
         }
     }
-    for (size_t level = LEVEL0; level < LEVEL0 + STOW__HEAP_LEVELS; level++) {
-        if ((h->classes[level - LEVEL0] != 0u) != (((h->levels >> level) & 1u) != 0u)) {
+    /* No bit past the last class. */
+    if ((h->classes[CLASSES / BITS] >> (CLASSES % BITS)) != 0u) {
+        return false;
+    }
+    for (size_t w = CLASSES / BITS + 1u; w < STOW__HEAP_CLASS_WORDS; w++) {
+        if (h->classes[w] != 0u) {
             return false;
         }
-    }
-    if ((h->levels & ~((((size_t)1u << STOW__HEAP_LEVELS) - 1u) << LEVEL0)) != 0u) {
-        return false;
     }
     size_t live_bits = 0;
     for (const region_t *r = &h->region; r != NULL; r = r->next) {

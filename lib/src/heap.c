@@ -708,6 +708,7 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
 }
+
 #endif
 
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
@@ -1292,8 +1293,16 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
         size_t c = class_of(need);
         unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
         if (b == NULL || head_of(b) < need) {
-            c = search_from(h, c + 1u);
-            if (c == NO_CLASS) {
+            /* The next non-empty class (search_from, its answer tested once). */
+            size_t n = c + 1u;
+            size_t here = h->classes[n / BITS] & (~(size_t)0 << (n % BITS));
+            if (here != 0u) {
+                c = (n & ~(BITS - 1u)) + lowest_bit(here);
+            } else if (n < BITS && h->classes[1] != 0u) {
+                c = BITS + lowest_bit(h->classes[1]);
+            } else if (n < 2u * BITS && h->classes[2] != 0u) {
+                c = 2u * BITS + lowest_bit(h->classes[2]);
+            } else {
                 /* The top, when no class has a block. */
                 b = h->top;
                 if (b == NULL || (size_t)(h->region.limit - b) < need) {

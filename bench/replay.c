@@ -291,15 +291,17 @@ static void report_size(const struct replay_trace *t, size_t capacity, size_t tr
 #ifdef STOW_REPLAY_TARGET
 /* ===================================================================== target *
  *
- * Under qemu -icount shift=0 one instruction is one nanosecond of the guest's
- * clock, so the cycle counter counts instructions: one per tick on RV32
- * (mcycle), 40 per tick on the MPS2 boards (SysTick at 25 MHz; calibrated here
- * against a loop of known length, as bench/ops.c does). Each call is timed
- * alone: ticks * (instructions per tick), less what the same timing costs around
- * replay_step_empty() (the same switch calling functions that only return), plus
- * that one return. So a call's count is exact on RV32 and within one tick (40
- * instructions) on Cortex-M; the mean over thousands of calls, whose starts fall
- * anywhere in a tick, is close on both. */
+ * Under qemu -icount shift=N one instruction is 2^N nanoseconds of the
+ * guest's clock, so the cycle counter counts instructions: one per tick on RV32
+ * (mcycle, shift=0), 6.4 ticks per instruction on the MPS2 boards (SysTick at
+ * 25 MHz, shift=8: bench/replay.mk; calibrated here against a loop of known
+ * length, as bench/ops.c does). Each call is timed alone: ticks * (instructions
+ * per tick), less what the same timing costs around replay_step_empty() (the
+ * same switch calling functions that only return), plus that one return. So a
+ * call's count is exact on both. A timed call starts clear of SysTick's wrap
+ * (REPLAY_QUIET), so that no interrupt lands inside it. Besides the @trace
+ * line, an @calls line per trace gives, for each kind of call (malloc, calloc,
+ * aligned, realloc, free), "calls mean max". */
 #include "replay_traces.h"
 
 /* The heap's storage: all of the board's RAM (REPLAY_RAM_KIB) but the block

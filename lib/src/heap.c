@@ -879,6 +879,24 @@ static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *
     }
 }
 
+/* Page new takes old's place in the list at head. */
+static FN void list_replace(stow_heap_t *h, unsigned char **head, unsigned char *old, unsigned char *new_page)
+{
+    size_t n = page_number(h, new_page);
+    P(new_page)->next = P(old)->next;
+    P(new_page)->prev = P(old)->prev;
+    unsigned char *next = page_at(h, P(old)->next);
+    unsigned char *prev = page_at(h, P(old)->prev);
+    if (prev != NULL) {
+        P(prev)->next = (uint16_t)n;
+    } else {
+        *head = new_page;
+    }
+    if (next != NULL) {
+        P(next)->prev = (uint16_t)n;
+    }
+}
+
 /* Makes region 0's last block, when free, the top (out of its class). */
 static FN bool find_top(stow_heap_t *h)
 {
@@ -985,25 +1003,33 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
-    unsigned char *low = page;
-    size_t pages = 1u;
-    if (page != h->zone_lo && P(page - PAGE)->cls == SPARE) {
-        size_t below = run_pages(page - PAGE);
-        low = page - below * PAGE;
-        list_remove(h, &h->spare, low);
-        pages += below;
-    }
+    /* A run below keeps its place on the spare list (its lowest page stays
+     * its lowest); a run above gives its place to page when there is none
+     * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    if (above != h->region.top && P(above)->cls == SPARE) {
-        list_remove(h, &h->spare, above);
-        pages += run_pages(above);
-    }
-    if (low == h->zone_lo) {
+    bool run_above = above != h->region.top && P(above)->cls == SPARE;
+    size_t pages = 1u + (run_above ? run_pages(above) : 0u);
+    if (page == h->zone_lo) {
+        if (run_above) {
+            list_remove(h, &h->spare, above);
+        }
         give_pages_back(h, pages);
         return;
     }
-    mark_run(low, pages);
-    list_push(h, &h->spare, low);
+    if (P(page - PAGE)->cls == SPARE) {
+        size_t below = run_pages(page - PAGE);
+        if (run_above) {
+            list_remove(h, &h->spare, above);
+        }
+        mark_run(page - below * PAGE, pages + below);
+        return;
+    }
+    if (run_above) {
+        list_replace(h, &h->spare, above, page);
+    } else {
+        list_push(h, &h->spare, page);
+    }
+    mark_run(page, pages);
 }
 
 /* The first free slot of page, the head of class k's list. */

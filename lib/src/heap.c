@@ -207,6 +207,13 @@
 #define FAST_PATHS 0
 #endif
 
+/* Out of line in a build for size, in line otherwise. */
+#if defined(__OPTIMIZE_SIZE__)
+#define SIZE_NOINLINE STOW__NOINLINE
+#else
+#define SIZE_NOINLINE inline
+#endif
+
 /* The library's half of STOW_HEAP_TRACE's link-time check (stow/heap.h). */
 #if STOW__HAVE_GUARD
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE) = 1;
@@ -928,7 +935,7 @@ static FN void mark_run(unsigned char *low, size_t pages)
 /* A page for slots: the highest of the first run of empty pages, or PAGE
  * bytes from the end of the top (all of it, or enough to leave a block). NULL
  * when neither. */
-static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
+static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
 {
     unsigned char *page = h->spare;
     if (page != NULL) {
@@ -944,7 +951,7 @@ static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
         stow__unpoison(page, META);
         return page;
     }
-    if (!find_top(h) || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if ((h->top == NULL && !find_top(h)) || page_number(h, h->zone_lo) >= MAX_PAGES) {
         return NULL;
     }
     unsigned char *limit = h->region.limit;
@@ -1239,12 +1246,7 @@ static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
         return NULL;
     }
     size_t size = slot_bytes(k);
-    page_t *m = P(page);
-    m->free = (uint16_t)(META + size);
-    m->used = 1u;
-    m->cls = (uint8_t)k;
-    m->next = 0u;
-    m->prev = 0u;
+    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)k, 0u, 0u}; /* one store or two */
     *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
     h->avail[k] = page;
     h->used += size;

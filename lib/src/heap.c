@@ -394,6 +394,19 @@ static FN inline void class_emptied(stow_heap_t *h, size_t c)
     h->classes[c / BITS] &= ~((size_t)1u << (c % BITS));
 }
 
+#if FAST_PATHS
+/* Class c emptied and class d filled. */
+static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
+{
+    if (c / BITS == d / BITS) {
+        h->classes[c / BITS] ^= ((size_t)1u << (c % BITS)) | ((size_t)1u << (d % BITS));
+    } else {
+        class_emptied(h, c);
+        class_filled(h, d);
+    }
+}
+#endif
+
 /* Free block b (its size and footer written) goes first in class c. Its words:
  * 0 its size (no flag: a free block is not used, and the block before it is
  * not free), 1 the next block of the class, 2 the word that points to b (the
@@ -691,13 +704,27 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
             }
         } else {
+            /* b leaves class c, r joins class rc: when c empties and rc
+             * fills, one word changes when both bits are in it. */
             *head = next;
+            word_t *rhead = head_at(h, rc);
+            size_t first = *rhead;
+            W(r)[1] = first;
+            W(r)[2] = (size_t)(uintptr_t)rhead;
+            *rhead = (size_t)(uintptr_t)r;
+            if (first != 0u) {
+                W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
+            }
             if (next != 0u) {
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
-            } else {
+                if (first == 0u) {
+                    class_filled(h, rc);
+                }
+            } else if (first != 0u) {
                 class_emptied(h, c);
+            } else {
+                classes_swap(h, c, rc);
             }
-            link_node(h, r, rc);
         }
     } else {
         *head = next;

@@ -244,6 +244,11 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, classes) == offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail) &&
+                       offsetof(stow_heap_t, heads) ==
+                           offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes) &&
+                       sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
+                   "lay_out clears avail[], classes[] and heads[] as one run of words");
 
 /* ---- words ------------------------------------------------------------------------ */
 
@@ -628,18 +633,12 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    /* Pointer loops, opaque to the compiler: not memset (internal.h). */
-    for (void **c = h->heads; c != h->heads + STOW__HEAP_CLASSES; c++) {
-        *c = NULL;
-        STOW__OPAQUE(c);
-    }
-    for (size_t *f = h->classes; f != h->classes + STOW__HEAP_CLASS_WORDS; f++) {
-        *f = 0u;
-        STOW__OPAQUE(f);
-    }
-    for (unsigned char **k = h->avail; k != h->avail + STOW__HEAP_SLOT_CLASSES; k++) {
-        *k = NULL;
-        STOW__OPAQUE(k);
+    /* avail[], classes[] and heads[], words one after the other (asserted
+     * below), cleared by one pointer loop, opaque to the compiler: not
+     * memset (internal.h). */
+    for (word_t *w = W((unsigned char *)h->avail); w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES)); w++) {
+        *w = 0u;
+        STOW__OPAQUE(w);
     }
     h->spare = NULL;
     h->top = NULL;

@@ -16,10 +16,10 @@
  * Two policies, chosen per heap (docs/heap.md compares them):
  *   - the default ("good fit"), for RAM: small requests take headerless slots,
  *     larger ones a block with a one-word header from the best-fitting of a
- *     couple of hundred size classes. It runs real programs in little more
+ *     hundred or so size classes. It runs real programs in little more
  *     storage than they ask for: the smallest storage that runs the Lua,
- *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.04 times
- *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.05 at check
+ *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.05 times
+ *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.06 at check
  *     level 1). But no bound on its storage is proven: an adversary can
  *     fragment it (see "Sizing" below).
  *   - bounded (STOW_HEAP_DEFINE_BOUNDED, stow_heap_init_bounded): power-of-two
@@ -139,14 +139,14 @@
  *
  * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
  * on its own under QEMU (make bench; docs/heap.md has every row and core).
- * Replaying the traces of bench/traces/, mean / longest: alloc 48 / 110 (Lua),
- * 42 / 110 (OpenSSL), 65 / 113 (Python); free 47 / 121, 41 / 121, 60 / 121. A
- * slot takes about 33 to allocate and 35 to free (FreeRTOS's heap_4 takes 51
- * and 41 for 16 bytes); a block 50 to 110 and 45 to
- * 120, the most when a class fills or empties at each step; the longest paths
- * are a page taken from the top (86) or given back (80), a block split from
- * the next level's lone block with the rest put in an empty class (109), and a
- * block freed between two free neighbours, each alone in its class (120). At
+ * Replaying the traces of bench/traces/, mean / longest: alloc 47 / 91 (Lua),
+ * 42 / 88 (OpenSSL), 60 / 99 (Python); free 45 / 98, 41 / 99, 55 / 97. A
+ * slot takes about 33 to allocate and 36 to free (FreeRTOS's heap_4 takes 51
+ * and 41 for 16 bytes); a block 50 to 98 and 45 to 96, the most when a class
+ * fills or empties at each step; the longest paths are a page taken from the
+ * top (76) or given back (79), a block split from a block alone in its class
+ * with the rest put in an empty class (98), and a block freed between two free
+ * neighbours, each alone in its class (96). At
  * level 1 add about 20 to alloc and 40 to free (the live-start bits, and the
  * regions' lookup). A moving realloc copies min(old usable size, new size)
  * bytes four words at a time (about 1.7 instructions a word). Before its first

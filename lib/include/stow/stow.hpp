@@ -1842,13 +1842,13 @@ template <size_t Bytes, class Where> class heap_base {
      * which sets every size class's list whatever it held (the lists of pages
      * with a free slot must be empty before: alloc's fast path reads them).
      * Here the class lists hold addresses of the object's own words and
-     * non-zero bytes, every element given: a constructor run at run time then
+     * non-zero words, every element given: a constructor run at run time then
      * stores them one by one, where an object of zeros, or an initializer that
      * lists only some elements, would be filled in bulk by a call to memset (a
      * libc function). A constant initialization is not changed by it: the heap
      * object is initialized data either way. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
-        : heap_(defined(at_, make_index_list<STOW__HEAP_SLOT_CLASSES>(), make_index_list<STOW__HEAP_LEVELS>(),
+        : heap_(defined(at_, make_index_list<STOW__HEAP_SLOT_CLASSES>(), make_index_list<STOW__HEAP_CLASS_WORDS>(),
                         make_index_list<STOW__HEAP_CLASSES>())),
           mem_(at_)
     {
@@ -1860,7 +1860,7 @@ template <size_t Bytes, class Where> class heap_base {
                                   index_list<size_t, I...>) noexcept
     {
         return stow_heap_t STOW__HEAP_INITIALIZER_TAIL(at_, Bytes, heap_config, 0u, {no_page<K>()...},
-                                                       {static_cast<unsigned char>(F + 1u)...},
+                                                       {(F + 1u)...},
                                                        {static_cast<void *>(&heap_.heads[I])...});
     }
 

@@ -487,6 +487,9 @@ static FN inline size_t granule_in(const region_t *r, const void *p)
 static FN inline void set_live(const stow_heap_t *h, const void *p, bool live)
 {
     const region_t *r = region_of(h, p);
+    if (r == NULL) {
+        return; /* not reached: p is a slot or block of h (what a static analyser cannot know) */
+    }
     size_t i = granule_in(r, p);
     uint32_t bit = (uint32_t)1u << (i & 31u);
     if (live) {
@@ -561,13 +564,13 @@ struct layout {
 #if STOW_CHECK_LEVEL >= 1
 /* The bytes of the bit map of a region whose blocks start at first and end
  * below top. */
-static FN inline size_t map_bytes(unsigned char *first, unsigned char *top)
+static FN inline size_t map_bytes(const unsigned char *first, const unsigned char *top)
 {
     return ((((size_t)(top - first) - WORD) >> ALIGN_SHIFT) + 31u) / 32u * 4u;
 }
 #endif
 
-static FN bool layout_of(unsigned char *start, unsigned char *end, struct layout *out)
+static FN bool layout_of(unsigned char *start, const unsigned char *end, struct layout *out)
 {
     unsigned char *first = start + ALIGN - WORD;
     size_t room = (size_t)(end - start);
@@ -872,7 +875,7 @@ static FN inline void free_block(stow_heap_t *h, unsigned char *b)
  * (avail[k]), empty ones not at the bottom in the spare list; full ones in
  * none. Lists link pages by number. */
 
-static FN inline size_t page_number(const stow_heap_t *h, unsigned char *page)
+static FN inline size_t page_number(const stow_heap_t *h, const unsigned char *page)
 {
     return (size_t)(h->region.top - page) >> PAGE_SHIFT;
 }
@@ -2088,8 +2091,12 @@ FN bool stow_heap_check(const stow_heap_t *h)
         (h->bounded != 0u && h->zone_lo != h->region.top)) {
         return false;
     }
-    struct tally t;
-    stow__fill(&t, 0u, sizeof t); /* not = {0}: that may become a call of memset */
+    struct tally t; /* not = {0}: that may become a call of memset */
+    t.free_blocks = 0u;
+    t.listed = 0u;
+    t.used = 0u;
+    t.live = 0u;
+    stow__fill(t.avail, 0u, sizeof t.avail);
     for (size_t c = 0; c < CLASSES; c++) {
         if (!class_ok(h, c, blocks, &t)) {
             return false;

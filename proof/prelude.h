@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* proof/prelude.h - read by the analyser ahead of every file (-include).
+ *
+ * What Frama-C 25 (Debian 12) does not model, given the meaning the compilers
+ * give it:
+ *   - __builtin_mul_overflow, GCC's type-generic builtin, which lib/ calls on
+ *     size_t operands only: a function with the builtin's meaning (the product
+ *     modulo 2^N, and whether the exact product did not fit).
+ */
+#ifndef STOW_PROOF_PRELUDE_H
+#define STOW_PROOF_PRELUDE_H
+#include <stddef.h>
+#include <stdint.h>
+
+static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
+{
+    *product = a * b; /* unsigned: wraps, as the builtin stores */
+    return b != 0u && a > SIZE_MAX / b;
+}
+#define __builtin_mul_overflow(a, b, r) proof_mul_overflow_size((a), (b), (r))
+#endif

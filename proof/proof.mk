@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+# make prove: see docs/proof.md (filled in below).

@@ -5,7 +5,9 @@
  * give it:
  *   - __builtin_mul_overflow, GCC's type-generic builtin, which lib/ calls on
  *     size_t operands only: a function with the builtin's meaning (the product
- *     modulo 2^N, and whether the exact product did not fit).
+ *     modulo 2^N, and whether the exact product did not fit);
+ *   - C11's _Alignof and _Alignas, which Frama-C 25 rejects: GCC's spellings,
+ *     which it reads, with the same meaning.
  */
 #ifndef STOW_PROOF_PRELUDE_H
 #define STOW_PROOF_PRELUDE_H
@@ -18,4 +20,6 @@ static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
     return b != 0u && a > SIZE_MAX / b;
 }
 #define __builtin_mul_overflow(a, b, r) proof_mul_overflow_size((a), (b), (r))
+#define _Alignof __alignof__
+#define _Alignas(n) __attribute__((aligned(n)))
 #endif

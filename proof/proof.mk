@@ -20,6 +20,8 @@ PROOF_OPT_arena := -absolute-valid-range 0x1000-0x101f
 PROOF_OPT_packed := -absolute-valid-range 0x1000-0x1060 -eva-slevel 64
 # stow_format_u's loop runs up to 20 times, the report's walks up to 5.
 PROOF_OPT_report := -eva-slevel 100
+# Level 2 fills whole blocks with poison: loops of up to 24 steps.
+PROOF_OPT_pool_L2 := -eva-slevel 64
 # What each driver links besides its module (report: the modules it reports on).
 PROOF_SRC_report := lib/src/pool.c lib/src/arena.c
 # Eva's settings: every function returns one state per path (so that a call
@@ -33,7 +35,7 @@ TOOL_framac := frama-c:frama-c-base
 TOOL_time := /usr/bin/time:time
 TOOLS_prove := framac python time
 TOOL_GOALS += prove
-TOOLS_tools += framac
+TOOLS_tools += framac time
 .PHONY: prove tools-prove
 
 # $(1) module, $(2) level, $(3) bits
@@ -42,7 +44,7 @@ $(BUILD)/proof/$(1)-L$(2)-$(3).log: proof/drivers/$(1).c lib/src/$(1).c $(PROOF_
         proof/proof.h proof/prelude.h $(LIB_DEPS) proof/proof.mk
 	@mkdir -p $$(@D)
 	$(Q)start=$$$$(date +%s%N); \
-	/usr/bin/time -f 'proof-cpu-s %U' -o $$@.cpu frama-c -c11 -machdep $(PROOF_MACHDEP_$(3)) $(PROOF_OPT_$(1)) -cpp-extra-args="-Ilib/include -Iproof \
+	/usr/bin/time -f 'proof-cpu-s %U' -o $$@.cpu frama-c -c11 -machdep $(PROOF_MACHDEP_$(3)) $(PROOF_OPT_$(1)) $(PROOF_OPT_$(1)_L$(2)) -cpp-extra-args="-Ilib/include -Iproof \
 	    -include proof/prelude.h -DSTOW_DEFAULT_ALIGN=$(PROOF_ALIGN_$(3)) -DSTOW_CHECK_LEVEL=$(2)" \
 	    proof/drivers/$(1).c lib/src/$(1).c $(PROOF_SRC_$(1)) proof/port.c $(PROOF_EVA) \
 	    >$$@.tmp 2>&1 || { tail -20 $$@.tmp; exit 1; }; \

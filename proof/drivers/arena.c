@@ -20,7 +20,8 @@
  * and 2 it also makes the misuses those levels catch (a bad alignment, a mark
  * above the position, B chained twice, the arena chained to itself), each of
  * which must be reported. The analysis keeps one state per position of the
- * arena (its current block and free position; split below).
+ * arena (its current block and free position, and at level 2 the poison
+ * watermarks; split below).
  */
 #include "stow/arena.h"
 #include "stow/report.h"
@@ -203,6 +204,11 @@ int main(void)
         fence_check(a_base + a_bytes);
         here = position_of(a.cur, a.ptr);
         //@ split here;
+#if STOW_CHECK_LEVEL >= 2
+        /* and per poison watermark of each block: below it the bytes hold 0xDD */
+        here = (uint32_t)(a.poison_end - a.base) * 8u + (uint32_t)(b.poison_end - b.base);
+        //@ split here;
+#endif
         //@ split chained;
         //@ merge op;
         //@ merge si;

@@ -83,7 +83,7 @@ static void use(unsigned char *p, size_t size, size_t align)
 
 int main(void)
 {
-    uint32_t off, a_bytes, op, si, ai, ci, misuse, here;
+    uint32_t off, a_bytes, op, si, ai, ci, misuse, here, watermarks;
     size_t size, align;
     unsigned char *a_base;
     bool ok;
@@ -206,8 +206,8 @@ int main(void)
         //@ split here;
 #if STOW_CHECK_LEVEL >= 2
         /* and per poison watermark of each block: below it the bytes hold 0xDD */
-        here = (uint32_t)(a.poison_end - a.base) * 8u + (uint32_t)(b.poison_end - b.base);
-        //@ split here;
+        watermarks = (uint32_t)(a.poison_end - a.base) * 8u + (uint32_t)(b.poison_end - b.base);
+        //@ split watermarks;
 #endif
         //@ split chained;
         //@ merge op;

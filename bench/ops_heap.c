@@ -19,9 +19,11 @@
  * Any refusal stops the benchmark: the workload never runs the heap out.
  * Before the workload, rows take the longest paths of alloc and free on
  * purpose (a random workload seldom does), WORST calls each on a fresh heap:
- *   alloc of a block  its own class empty, and its level: the search goes on
- *          to the next level with a block, whose class that block alone made
- *          (emptied now); the rest goes to a class that was empty;
+ *   alloc of a block  its own class holds one block, too small; no class above
+ *          it in its word of class bits has one: the search goes on to the
+ *          next word, to a block alone in its class (emptied now), whose
+ *          rest goes to a class that was empty, in the first word (two words
+ *          of class bits change);
  *   free of a block   between two free neighbours, each alone in its class:
  *          both unlinked (both classes emptied), merged, linked into a class
  *          that was empty;
@@ -54,6 +56,9 @@
 #define STEPS 2000u
 #define HEAP_BYTES BENCH_RAM_BYTES
 #define LIVE_MAX 100u
+/* A block's request of about 100 bytes, above the largest slot on every target
+ * (100 on Cortex-M, whose slots go up to 72 bytes; 172 where they go up to 144). */
+#define BLOCK_100 (STOW_HEAP_SMALL_MAX + 28u)
 #define LIVE (HEAP_BYTES / 800u < LIVE_MAX ? (uint32_t)(HEAP_BYTES / 800u) : LIVE_MAX)
 #define EMPTY_RUNS 16u
 #define WORST 50u
@@ -213,9 +218,16 @@ void stow_bench_heap(void)
     }
     /* 0. the longest paths */
     size_t lf0 = stow_heap_largest_free(&heap);
-    void *f = must(stow_heap_alloc(&heap, 1024u), "alloc refused (worst path)");
-    void *guard = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
-    stow_heap_free(&heap, f); /* a block of 1 KiB alone in its class, the top beyond the guard */
+    /* A block of 6 KiB (the first class of the second word of class bits on
+     * 32-bit targets) alone in its class, then a block of 192 bytes alone in
+     * the class of the 200-byte block that 196 bytes take (192-223), too
+     * small; guards between them and the top. */
+    void *f = must(stow_heap_alloc(&heap, 6144u - STOW_HEAP_OVERHEAD), "alloc refused (worst path)");
+    void *guard = must(stow_heap_alloc(&heap, BLOCK_100), "alloc refused (worst path)");
+    void *small = must(stow_heap_alloc(&heap, 192u - STOW_HEAP_OVERHEAD), "alloc refused (worst path)");
+    void *guard2 = must(stow_heap_alloc(&heap, BLOCK_100), "alloc refused (worst path)");
+    stow_heap_free(&heap, f);
+    stow_heap_free(&heap, small);
     for (uint32_t k = 0; k < WORST; k++) {
         void *p = must(each_alloc_worst(&heap, 196u), "alloc refused (worst path)");
         stow_bench_each_add(&st_alloc_worst, stow_bench_each_ticks, e_alloc);
@@ -225,11 +237,12 @@ void stow_bench_heap(void)
         stow_heap_free(&heap, p);
     }
     stow_heap_free(&heap, guard);
+    stow_heap_free(&heap, guard2);
     for (uint32_t k = 0; k < WORST; k++) {
-        void *a = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
+        void *a = must(stow_heap_alloc(&heap, BLOCK_100), "alloc refused (worst path)");
         void *b = must(stow_heap_alloc(&heap, 200u), "alloc refused (worst path)");
         void *c = must(stow_heap_alloc(&heap, 400u), "alloc refused (worst path)");
-        void *d = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
+        void *d = must(stow_heap_alloc(&heap, BLOCK_100), "alloc refused (worst path)");
         stow_heap_free(&heap, a);
         stow_heap_free(&heap, c);
         each_free_worst(&heap, b);
@@ -298,8 +311,8 @@ void stow_bench_heap(void)
     if (!stow_heap_check(&heap) || stats.fails != 0u) {
         stow_bench_fail("heap", "check");
     }
-    stow_bench_each_rows("heap alloc of a block, longest path (next level's lone block split, the rest to an "
-                         "empty class)",
+    stow_bench_each_rows("heap alloc of a block, longest path (a lone block found in the next word of class bits "
+                         "split, the rest to an empty class)",
                          &st_alloc_worst);
     stow_bench_each_rows("heap free of a block, longest path (merges two neighbours, each alone in its class)",
                          &st_free_worst);

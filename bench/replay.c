@@ -291,15 +291,17 @@ static void report_size(const struct replay_trace *t, size_t capacity, size_t tr
 #ifdef STOW_REPLAY_TARGET
 /* ===================================================================== target *
  *
- * Under qemu -icount shift=0 one instruction is one nanosecond of the guest's
- * clock, so the cycle counter counts instructions: one per tick on RV32
- * (mcycle), 40 per tick on the MPS2 boards (SysTick at 25 MHz; calibrated here
- * against a loop of known length, as bench/ops.c does). Each call is timed
- * alone: ticks * (instructions per tick), less what the same timing costs around
- * replay_step_empty() (the same switch calling functions that only return), plus
- * that one return. So a call's count is exact on RV32 and within one tick (40
- * instructions) on Cortex-M; the mean over thousands of calls, whose starts fall
- * anywhere in a tick, is close on both. */
+ * Under qemu -icount shift=N one instruction is 2^N nanoseconds of the
+ * guest's clock, so the cycle counter counts instructions: one per tick on RV32
+ * (mcycle, shift=0), 6.4 ticks per instruction on the MPS2 boards (SysTick at
+ * 25 MHz, shift=8: bench/replay.mk; calibrated here against a loop of known
+ * length, as bench/ops.c does). Each call is timed alone: ticks * (instructions
+ * per tick), less what the same timing costs around replay_step_empty() (the
+ * same switch calling functions that only return), plus that one return. So a
+ * call's count is exact on both. A timed call starts clear of SysTick's wrap
+ * (REPLAY_QUIET), so that no interrupt lands inside it. Besides the @trace
+ * line, an @calls line per trace gives, for each kind of call (malloc, calloc,
+ * aligned, realloc, free), "calls mean max". */
 #include "replay_traces.h"
 
 /* The heap's storage: all of the board's RAM (REPLAY_RAM_KIB) but the block
@@ -335,6 +337,20 @@ static void print_tenths(uint64_t tenths)
     char frac[2] = {'.', (char)('0' + (int)(tenths % 10u))};
     stow_port_write(frac, sizeof frac);
 }
+
+/* On Cortex-M the counter is SysTick, widened by its wrap interrupt: a timed
+ * call starts only when the next wrap is more than 2^18 ticks away, so that no
+ * interrupt lands inside it (as bench/bench.h's one-call-at-a-time rows do). */
+#if defined(__arm__) || defined(__thumb__)
+#define REPLAY_SYST_CVR (*(volatile uint32_t *)(uintptr_t)0xE000E018u)
+#define REPLAY_QUIET()                     \
+    do {                                   \
+        while (REPLAY_SYST_CVR < 0x40000u) { \
+        }                                  \
+    } while (0)
+#else
+#define REPLAY_QUIET() ((void)0)
+#endif
 
 /* Empty callees: their only instruction returns. */
 #if defined(__arm__) || defined(__thumb__)
@@ -414,6 +430,7 @@ static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
     }
     for (uint32_t i = 0; i < t->count; i++) {
         const struct replay_op *o = &t->ops[i];
+        REPLAY_QUIET();
         uint32_t t0 = stow_port_cycles();
         (void)replay_step_empty(o, NULL);
         uint32_t t1 = stow_port_cycles();
@@ -432,6 +449,13 @@ static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
         stow_port_exit(1);
     }
     uint64_t sum = 0u, max = 0u, max1 = 0u, maxs = 0u;
+    uint64_t kind_sum[5], kind_max[5];
+    uint32_t kind_n[5];
+    for (uint32_t k = 0; k < 5u; k++) {
+        kind_sum[k] = kind_max[k] = 0u;
+        kind_n[k] = 0u;
+        __asm__ volatile("" : : : "memory");
+    }
     uint32_t sized = 0u, refused = 0u;
     for (uint32_t i = 0; i < t->count; i++) {
         const struct replay_op *o = &t->ops[i];
@@ -442,6 +466,7 @@ static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
 #ifdef REPLAY_HEAP4
         heap4_copy_bytes = o->op == 'r' ? requested_of[o->arg] : 0u;
 #endif
+        REPLAY_QUIET();
         uint32_t t0 = stow_port_cycles();
         void *p = replay_step_heap(o, old);
         uint32_t t1 = stow_port_cycles();
@@ -452,6 +477,21 @@ static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
         uint64_t insns = (raw > base ? (raw - base + 500u) / 1000u : 0u) + 1u;
         sum += insns;
         max = insns > max ? insns : max;
+        kind_sum[k] += insns;
+        kind_n[k]++;
+        kind_max[k] = insns > kind_max[k] ? insns : kind_max[k];
+#ifdef REPLAY_SLOW
+        /* -DREPLAY_SLOW=n: each malloc or free of more than n instructions, to find its path. */
+        if ((k == 0u || k == 4u) && insns > REPLAY_SLOW) {
+            print("@slow|");
+            print_u64(i);
+            print(k == 0u ? "|m|" : "|f|");
+            print_u64(k == 0u ? o->size : requested_of[o->id]);
+            print("|");
+            print_u64(insns);
+            print("\n");
+        }
+#endif
         if (k == 1u || k == 3u) {
             sized++;
             maxs = insns > maxs ? insns : maxs;
@@ -479,6 +519,19 @@ static void replay_trace(const struct replay_trace *t, uint64_t per_tick)
     print_tenths(calls != 0u ? (sum * 10u + calls / 2u) / calls : 0u);
     const uint64_t rest[] = {max, max1, sized, maxs, peak_requested, footprint};
     print_fields(rest, sizeof rest / sizeof rest[0]);
+    print("\n");
+    /* Per kind of call (malloc, calloc, aligned, realloc, free): calls, mean, max. */
+    print("@calls|");
+    print(t->name);
+    print("|" STOW_BENCH_COLUMN);
+    for (uint32_t k = 0; k < 5u; k++) {
+        print("|");
+        print_u64(kind_n[k]);
+        print(" ");
+        print_tenths(kind_n[k] != 0u ? (kind_sum[k] * 10u + kind_n[k] / 2u) / kind_n[k] : 0u);
+        print(" ");
+        print_u64(kind_max[k]);
+    }
     print("\n");
 }
 #endif

@@ -43,7 +43,7 @@ $(BUILD)/bench/replay-size-host.txt: $(patsubst %,$(BUILD)/bench/replay-L%,$(REP
 	    $(BUILD)/bench/replay-L$$l $$t size || exit 1; done; done >$@.tmp
 	@mv $@.tmp $@
 
-# Under QEMU (-icount shift=0, the bench images' method): the traces compiled
+# Under QEMU (-icount, the bench images' method): the traces compiled
 # in (bench/trace2c.sh), replayed on the heap in all but ~60 KiB of each board's
 # 4 MiB of RAM, on Cortex-M4 (mps2-an386) and RV32IMAC (riscv-virt): each call
 # timed at levels 0 and 1, then the smallest heap searched (about 20 replays a
@@ -62,6 +62,10 @@ REPLAY_LINK_riscv-virt = $(RV_LINK) $(RV_SUPPORT) port/riscv/assert.c
 REPLAY_QEMU_mps2-an386 = $(QEMU)
 REPLAY_QEMU_riscv-virt = $(RV_QEMU)
 REPLAY_CORE_mps2-an386 := Cortex-M4
+# Cortex-M's counter is SysTick (25 MHz): at shift=8 an instruction is 6.4 ticks, so
+# each call's count is exact, as it is on RV32 (mcycle) at shift=0.
+REPLAY_ICOUNT_mps2-an386 := shift=8
+REPLAY_ICOUNT_riscv-virt := shift=0
 REPLAY_CORE_riscv-virt := RV32IMAC
 # $(1) board, $(2) check level, $(3) extra flags, $(4) QEMU's -icount, $(5) the image's
 # path without .elf, $(6) the header of traces (its directory), $(7) the results list
@@ -78,7 +82,7 @@ $(5).txt: $(5).elf
 	@mv $$@.tmp $$@
 $(7) += $(5).txt
 endef
-$(foreach b,$(REPLAY_BOARDS),$(foreach l,0 1,$(eval $(call REPLAY_TARGET,$(b),$(l),,-icount shift=0,\
+$(foreach b,$(REPLAY_BOARDS),$(foreach l,0 1,$(eval $(call REPLAY_TARGET,$(b),$(l),,-icount $(REPLAY_ICOUNT_$(b)),\
     $(BUILD)/bench/replay-$(b)-L$(l),$(BUILD)/gen,REPLAY_TARGET_ROWS))))
 REPLAY_SIZE_ROWS :=
 $(foreach b,$(REPLAY_BOARDS),$(eval $(call REPLAY_TARGET,$(b),2,-DREPLAY_SIZE_ONLY,,\
@@ -102,7 +106,7 @@ $(HEAP4_IMAGE).elf: $(REPLAY_TARGET_DEPS) bench/heap4/heap4.c bench/heap4/heap4.
 	    -Ltargets/mps2-an386 $(REPLAY_LINK_mps2-an386) $(REPLAY_SRC) bench/heap4/heap4.c $(HEAP4_IMAGE)/heap_4.o \
 	    -lgcc -o $@
 $(HEAP4_IMAGE).txt: $(HEAP4_IMAGE).elf
-	@timeout $(QEMU_TIMEOUT) $(QEMU) $(mps2-an386_QEMU) -icount shift=0 $(QEMU_RUN) -kernel $< >$@.tmp \
+	@timeout $(QEMU_TIMEOUT) $(QEMU) $(mps2-an386_QEMU) -icount $(REPLAY_ICOUNT_mps2-an386) $(QEMU_RUN) -kernel $< >$@.tmp \
 	    || { cat $@.tmp; echo "replay: the replay on heap_4 failed"; exit 1; }
 	@mv $@.tmp $@
 HEAP4_ROWS := $(if $(wildcard $(HEAP4_SRC)),$(HEAP4_IMAGE).txt)
@@ -116,7 +120,7 @@ bench-replay:
 	@echo "Calls recorded from Debian's lua5.4, python3 and openssl by libstow_malloc.so" \
 	    "(STOW_HEAP_TRACE), replayed by bench/replay.c. Instructions per call: callgrind on" \
 	    "$(HOST_ARCH) (the allocator call's inclusive cost, as for the table above), the cycle counter" \
-	    "under QEMU -icount (exact on RV32IMAC, within one 40-instruction tick per call on Cortex-M4;" \
+	    "under QEMU -icount (exact: RV32IMAC's mcycle at shift=0, Cortex-M4's SysTick at shift=8, 6.4 ticks an instruction;" \
 	    "heap_4's include one branch into it, and its realloc is malloc, copy, free)." \
 	    "Footprint: for stow, the end of the highest block ever handed out less the storage's start;" \
 	    "for glibc, mallinfo2's arena - keepcost + hblkhd at its highest. Requested: the most" \

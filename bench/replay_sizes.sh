@@ -36,6 +36,9 @@ function group(name, core) {
     }
 }
 /^@macro\|/ {
+    # The macro holds for, and is tried on, the bounded policy where the heap has one.
+    if ((heap " bounded") in hseen) heap = heap " bounded"
+    if (!(heap in mseen)) { mseen[heap] = 1 }
     macro[name, core, heap] = sprintf("%d KiB, %.0fx%s", $8 / 1024, $8 / peak[name],
                                       $9 == "yes" ? ", ran" : $9 == "no" ? ", REFUSED" : "")
     live[name] = $5; largest[name] = $6; smallest[name] = $7
@@ -79,12 +82,12 @@ END {
           " size was given the trace: \"ran\", or REFUSED (a request refused: the bound broken)."
     print ""
     head = "| trace | live B | largest B | core |"; rule = "|---|---:|---:|---|"
-    for (h = 1; h <= nheaps; h++) if (heaps[h] ~ /^stow/) { head = head " " heaps[h] " |"; rule = rule "---:|" }
+    for (h = 1; h <= nheaps; h++) if (heaps[h] in mseen) { head = head " " heaps[h] " |"; rule = rule "---:|" }
     print head; print rule
     for (r = 1; r <= nrows; r++) {
         split(row[r], k, SUBSEP)
         line = sprintf("| %s | %d | %d | %s |", k[1], live[k[1]], largest[k[1]], k[2])
-        for (h = 1; h <= nheaps; h++) if (heaps[h] ~ /^stow/)
+        for (h = 1; h <= nheaps; h++) if (heaps[h] in mseen)
             line = line " " ((k[1], k[2], heaps[h]) in macro ? macro[k[1], k[2], heaps[h]] : "-") " |"
         print line
     }

@@ -1648,7 +1648,6 @@ TEST(heap_check_finds_broken_invariants)
     BREAK_BYTE(page + 6u, 1u);                                /* a link to a page that is none */
     /* the object */
     BREAK_FIELD(used, good.used + GRAIN);
-    BREAK_FIELD(levels, good.levels ^ ((size_t)1u << (STOW__HEAP_ALIGN_SHIFT + 1u)));
     BREAK_FIELD(max_size, good.max_size - GRAIN);
     BREAK_FIELD(fast_max, good.fast_max + 1u);
     BREAK_FIELD(region.limit, good.region.limit - GRAIN);
@@ -1660,8 +1659,9 @@ TEST(heap_check_finds_broken_invariants)
     BREAK_FIELD(avail[stow_test_peek(page + 3u) & 7u], NULL); /* the page's class without it */
     BREAK_FIELD(size, good.size - 4u * GRAIN);
     BREAK_FIELD(bounded, 1u);
-    for (size_t f = 0; f < STOW__HEAP_LEVELS; f++) { /* a class bit with no block, or a block's bit gone */
-        BREAK_FIELD(classes[f], (unsigned char)(good.classes[f] ^ 1u));
+    for (size_t f = 0; f < STOW__HEAP_CLASS_WORDS; f++) { /* a class bit with no block, or a block's bit gone */
+        BREAK_FIELD(classes[f], good.classes[f] ^ 1u);
+        BREAK_FIELD(classes[f], good.classes[f] ^ ((size_t)1u << (sizeof(size_t) * CHAR_BIT - 1u)));
     }
     /* (peak below used is no corruption: peak catches up when used next falls,
      * and stats() reports the larger of the two) */

@@ -35,13 +35,21 @@
  *     0's last block is free but in a class (freed next to the end word), the
  *     next page taken or given back makes it the top first (find_top).
  *
- * Size classes. Below 8 ALIGN one class per size (a multiple of ALIGN); above,
- * eight per power of two: class_of(size) = 8 s + (size >> s), s = max(log2(size),
- * 3 + ALIGN_SHIFT) - 3, the size's top four bits giving the class in its power
- * of two (its "level", class >> 3). One word (levels) has a bit per level with
- * a non-empty class, one byte per level (classes[]) a bit per non-empty class:
- * the smallest non-empty class at or above c is two bit scans away (TLSF's two
- * levels, with eight classes to a power of two).
+ * Size classes. Below 4 ALIGN one class per size (a multiple of ALIGN); above,
+ * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0, s =
+ * max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three bits giving the
+ * class in its power of two, counted from MIN_BLOCK's class (94 classes on
+ * 32-bit targets, 138 on 64-bit ones). A bit per class in three words
+ * (classes[]) says which classes have a block: the smallest non-empty class at
+ * or above c is one bit scan away (two or three word tests more when it is in
+ * a later word), and a class that fills or empties changes one word. TLSF
+ * keeps two levels of bits (a word of powers of two, a word of classes per
+ * power) so that any number of classes fits; three words are enough here,
+ * and a block's class change costs one read-modify-write instead of two.
+ * Eight classes per power of two (TLSF's usual count) gave the same smallest
+ * heap on the lua and openssl traces and 0.8% less on python's (1411 KiB
+ * against 1422 KiB, Cortex-M4): slots and the top, not the class width,
+ * decide the RAM here.
  *
  * Slots. A request of up to SMALL_MAX bytes (default policy) takes a slot of 1-7
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
@@ -91,7 +99,7 @@
  * fail. This is the half fit of o1heap (Kirienko; after Ogasawara, "An
  * algorithm with constant execution time for dynamic storage allocation",
  * 1995), refined only in which block of the smallest non-empty power of two
- * is taken (one of its smallest eighth).
+ * is taken (one of its smallest quarter).
  *
  * The bound. o1heap documents for half fit H = 2 M (1 + ceil(log2 n)) bytes,
  * after J. M. Robson's analyses of allocators whose blocks are powers of two
@@ -140,8 +148,8 @@
  *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
  *     blocks that follow a free block; a free block's footer equals its size;
  *   - every free block but the top is in the class of its size, once, linked
- *     both ways; class bits and level bits are set exactly for the non-empty
- *     classes and levels; the top, when set, is region 0's last block, free,
+ *     both ways; class bits are set exactly for the non-empty classes (none
+ *     past the last class); the top, when set, is region 0's last block, free,
  *     and the heap is not bounded;
  *   - a page is either in use (its class valid, its free slots each once on its
  *     class's grid, the never handed out ones from the VIRGIN mark to the end,
@@ -179,9 +187,11 @@
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
 #define FLAGS (USED | PREV_FREE | ALIGNED)
-#define SL_BITS 3u
-#define LEVEL0 ALIGN_SHIFT            /* the lowest level class_of() gives */
-#define CLASS0 (LEVEL0 << SL_BITS)    /* the lowest class */
+#define SL_BITS 2u                    /* four classes per power of two */
+/* class_of()'s value for MIN_BLOCK, subtracted so that classes count from 0 */
+#define CLASS0 ((ALIGN_SHIFT << SL_BITS) + MIN_BLOCK / ALIGN)
+#define CLASSES STOW__HEAP_CLASSES
+#define NO_CLASS (~(size_t)0)         /* search_from()'s answer when no class has a block */
 #define BLOCK_LIMIT ((size_t)1u << STOW__HEAP_LOG2_LIMIT) /* every block is smaller */
 #define PAGE (64u * ALIGN)
 #define PAGE_SHIFT (6u + ALIGN_SHIFT)
@@ -197,6 +207,13 @@
 #define FAST_PATHS 0
 #endif
 
+/* Out of line in a build for size, in line otherwise. */
+#if defined(__OPTIMIZE_SIZE__)
+#define SIZE_NOINLINE STOW__NOINLINE
+#else
+#define SIZE_NOINLINE inline
+#endif
+
 /* The library's half of STOW_HEAP_TRACE's link-time check (stow/heap.h). */
 #if STOW__HAVE_GUARD
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE) = 1;
@@ -206,7 +223,8 @@ STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and l
 STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
 STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must be 8 or 16");
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
-STOW_STATIC_ASSERT(STOW__HEAP_LEVELS + LEVEL0 < BITS, "the level bits fit a word");
+STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 3u && CLASSES < 3u * BITS,
+                   "the class bits fit three words, with one to spare (search_from)");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -226,6 +244,11 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, classes) == offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail) &&
+                       offsetof(stow_heap_t, heads) ==
+                           offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes) &&
+                       sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
+                   "lay_out clears avail[], classes[] and heads[] as one run of words");
 
 /* ---- words ------------------------------------------------------------------------ */
 
@@ -319,47 +342,75 @@ static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
- * Free blocks are kept in classes: below 8 ALIGN one per size (a multiple of
- * ALIGN), above that eight per power of two. With s = max(log2(size), 3 +
- * ALIGN_SHIFT) - 3, class_of(size) = 8 s + (size >> s): the top four bits of
- * the size give the class within its power of two, and s its level (class >>
- * 3). Classes start at CLASS0 (level LEVEL0 = ALIGN_SHIFT). One word (levels)
- * has a bit per level with a non-empty class, and one byte per level
- * (classes[]) a bit per non-empty class of that level: the smallest non-empty
- * class at or above c is two bit scans away. */
+ * Free blocks are kept in classes: below 4 ALIGN one per size (a multiple of
+ * ALIGN), above that four per power of two. With s = max(log2(size), 2 +
+ * ALIGN_SHIFT) - 2, a size's class is 4 s + (size >> s) - CLASS0: the top
+ * three bits of the size give the class within its power of two, and the
+ * classes count from 0 (MIN_BLOCK's). A bit per class, in the few words of
+ * classes[] (three), says which classes have a block: the smallest non-empty
+ * class at or above c is one bit scan away, or two or three when it is in a
+ * later word. There is no second level to keep: a class that fills or empties
+ * touches one word. */
 static FN inline size_t class_of(size_t size)
 {
     size_t s = log2_of(size | (ALIGN << SL_BITS)) - SL_BITS;
-    return (s << SL_BITS) + (size >> s);
+    return (s << SL_BITS) + (size >> s) - CLASS0;
 }
-
 
 /* The head of class c: a word holding its first free block, or 0. */
-static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c - CLASS0]; }
-static FN inline unsigned char *level_bits(stow_heap_t *h, size_t level) { return &h->classes[level - LEVEL0]; }
+static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c]; }
 
-/* The smallest non-empty class at or above c, or 0 when there is none. */
-static FN inline size_t search_from(stow_heap_t *h, size_t c)
+/* The smallest non-empty class at or above c (at most CLASSES), or NO_CLASS. */
+static FN inline size_t search_from(const stow_heap_t *h, size_t c)
 {
-    size_t level = c >> SL_BITS;
-    size_t here = (size_t)*level_bits(h, level) >> (c & 7u);
+    size_t w = c / BITS;
+    size_t here = h->classes[w] & (~(size_t)0 << (c % BITS));
     if (here != 0u) {
-        return c + lowest_bit(here);
+        return w * BITS + lowest_bit(here);
     }
-    size_t above = h->levels >> (level + 1u);
-    if (above == 0u) {
-        return 0u;
+    if (w == 0u && h->classes[1] != 0u) {
+        return BITS + lowest_bit(h->classes[1]);
     }
-    level += 1u + lowest_bit(above);
-    return (level << SL_BITS) + lowest_bit((size_t)*level_bits(h, level));
+    if (w <= 1u && h->classes[2] != 0u) {
+        return 2u * BITS + lowest_bit(h->classes[2]);
+    }
+    return NO_CLASS;
 }
 
-/* Class c gained its first block: its bit, and its level's. */
+/* The highest non-empty class, or NO_CLASS. */
+static FN inline size_t highest_class(const stow_heap_t *h)
+{
+    if (h->classes[2] != 0u) {
+        return 2u * BITS + log2_of(h->classes[2]);
+    }
+    if (h->classes[1] != 0u) {
+        return BITS + log2_of(h->classes[1]);
+    }
+    return h->classes[0] != 0u ? log2_of(h->classes[0]) : NO_CLASS;
+}
+
+/* Class c gained its first block, or lost its last: its bit. */
 static FN inline void class_filled(stow_heap_t *h, size_t c)
 {
-    *level_bits(h, c >> SL_BITS) |= (unsigned char)(1u << (c & 7u));
-    h->levels |= (size_t)1u << (c >> SL_BITS);
+    h->classes[c / BITS] |= (size_t)1u << (c % BITS);
 }
+static FN inline void class_emptied(stow_heap_t *h, size_t c)
+{
+    h->classes[c / BITS] &= ~((size_t)1u << (c % BITS));
+}
+
+#if FAST_PATHS
+/* Class c emptied and class d filled. */
+static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
+{
+    if (c / BITS == d / BITS) {
+        h->classes[c / BITS] ^= ((size_t)1u << (c % BITS)) | ((size_t)1u << (d % BITS));
+    } else {
+        class_emptied(h, c);
+        class_filled(h, d);
+    }
+}
+#endif
 
 /* Free block b (its size and footer written) goes first in class c. Its words:
  * 0 its size (no flag: a free block is not used, and the block before it is
@@ -395,20 +446,8 @@ static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
 
 /* The shift class_of(size) uses; two sizes of which the larger gives shift s
  * are in the same class exactly when they agree after shifting right by s
- * (below, a smaller size of a lower level shifts to less than 8). */
+ * (below, a smaller size of a lower power of two shifts to less than 4). */
 static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
-
-/* Class c lost its last block: its bit goes, and its level's when that was
- * the level's last class. */
-static FN inline void class_emptied(stow_heap_t *h, size_t c)
-{
-    unsigned char *bits = level_bits(h, c >> SL_BITS);
-    unsigned char left = (unsigned char)(*bits & ~(1u << (c & 7u)));
-    *bits = left;
-    if (left == 0u) {
-        h->levels &= ~((size_t)1u << (c >> SL_BITS));
-    }
-}
 
 /* Takes free block b out of its class. When b was alone in it, the word that
  * pointed to b is the class's head, whose place in heads[] names the class. */
@@ -423,7 +462,7 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
     }
     size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
     if (at < sizeof h->heads) {
-        class_emptied(h, at / WORD + CLASS0);
+        class_emptied(h, at / WORD);
     }
 }
 
@@ -594,20 +633,13 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    /* Pointer loops, opaque to the compiler: not memset (internal.h). */
-    for (void **c = h->heads; c != h->heads + STOW__HEAP_CLASSES; c++) {
-        *c = NULL;
-        STOW__OPAQUE(c);
+    /* avail[], classes[] and heads[], words one after the other (asserted
+     * below), cleared by one pointer loop, opaque to the compiler: not
+     * memset (internal.h). */
+    for (word_t *w = W((unsigned char *)h->avail); w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES)); w++) {
+        *w = 0u;
+        STOW__OPAQUE(w);
     }
-    for (unsigned char *f = h->classes; f != h->classes + STOW__HEAP_LEVELS; f++) {
-        *f = 0u;
-        STOW__OPAQUE(f);
-    }
-    for (unsigned char **k = h->avail; k != h->avail + STOW__HEAP_SLOT_CLASSES; k++) {
-        *k = NULL;
-        STOW__OPAQUE(k);
-    }
-    h->levels = 0u;
     h->spare = NULL;
     h->top = NULL;
     h->used = 0u;
@@ -671,13 +703,27 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
             }
         } else {
+            /* b leaves class c, r joins class rc: when c empties and rc
+             * fills, one word changes when both bits are in it. */
             *head = next;
+            word_t *rhead = head_at(h, rc);
+            size_t first = *rhead;
+            W(r)[1] = first;
+            W(r)[2] = (size_t)(uintptr_t)rhead;
+            *rhead = (size_t)(uintptr_t)r;
+            if (first != 0u) {
+                W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
+            }
             if (next != 0u) {
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
-            } else {
+                if (first == 0u) {
+                    class_filled(h, rc);
+                }
+            } else if (first != 0u) {
                 class_emptied(h, c);
+            } else {
+                classes_swap(h, c, rc);
             }
-            link_node(h, r, rc);
         }
     } else {
         *head = next;
@@ -695,6 +741,7 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
 }
+
 #endif
 
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
@@ -731,7 +778,7 @@ static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsi
         return;
     }
     unlink_free(h, old);
-    link_node(h, b, (s << SL_BITS) + (size >> s));
+    link_node(h, b, (s << SL_BITS) + (size >> s) - CLASS0);
 }
 
 /* The size bytes at b (whose predecessor is live: a live block's tail, or a
@@ -865,6 +912,24 @@ static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *
     }
 }
 
+/* Page new takes old's place in the list at head. */
+static FN void list_replace(stow_heap_t *h, unsigned char **head, unsigned char *old, unsigned char *new_page)
+{
+    size_t n = page_number(h, new_page);
+    P(new_page)->next = P(old)->next;
+    P(new_page)->prev = P(old)->prev;
+    unsigned char *next = page_at(h, P(old)->next);
+    unsigned char *prev = page_at(h, P(old)->prev);
+    if (prev != NULL) {
+        P(prev)->next = (uint16_t)n;
+    } else {
+        *head = new_page;
+    }
+    if (next != NULL) {
+        P(next)->prev = (uint16_t)n;
+    }
+}
+
 /* Makes region 0's last block, when free, the top (out of its class). */
 static FN bool find_top(stow_heap_t *h)
 {
@@ -896,7 +961,7 @@ static FN void mark_run(unsigned char *low, size_t pages)
 /* A page for slots: the highest of the first run of empty pages, or PAGE
  * bytes from the end of the top (all of it, or enough to leave a block). NULL
  * when neither. */
-static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
+static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
 {
     unsigned char *page = h->spare;
     if (page != NULL) {
@@ -912,7 +977,7 @@ static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
         stow__unpoison(page, META);
         return page;
     }
-    if (!find_top(h) || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if ((h->top == NULL && !find_top(h)) || page_number(h, h->zone_lo) >= MAX_PAGES) {
         return NULL;
     }
     unsigned char *limit = h->region.limit;
@@ -971,25 +1036,33 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
-    unsigned char *low = page;
-    size_t pages = 1u;
-    if (page != h->zone_lo && P(page - PAGE)->cls == SPARE) {
-        size_t below = run_pages(page - PAGE);
-        low = page - below * PAGE;
-        list_remove(h, &h->spare, low);
-        pages += below;
-    }
+    /* A run below keeps its place on the spare list (its lowest page stays
+     * its lowest); a run above gives its place to page when there is none
+     * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    if (above != h->region.top && P(above)->cls == SPARE) {
-        list_remove(h, &h->spare, above);
-        pages += run_pages(above);
-    }
-    if (low == h->zone_lo) {
+    bool run_above = above != h->region.top && P(above)->cls == SPARE;
+    size_t pages = 1u + (run_above ? run_pages(above) : 0u);
+    if (page == h->zone_lo) {
+        if (run_above) {
+            list_remove(h, &h->spare, above);
+        }
         give_pages_back(h, pages);
         return;
     }
-    mark_run(low, pages);
-    list_push(h, &h->spare, low);
+    if (P(page - PAGE)->cls == SPARE) {
+        size_t below = run_pages(page - PAGE);
+        if (run_above) {
+            list_remove(h, &h->spare, above);
+        }
+        mark_run(page - below * PAGE, pages + below);
+        return;
+    }
+    if (run_above) {
+        list_replace(h, &h->spare, above, page);
+    } else {
+        list_push(h, &h->spare, page);
+    }
+    mark_run(page, pages);
 }
 
 /* The first free slot of page, the head of class k's list. */
@@ -1126,7 +1199,7 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
         /* Half fit: a power-of-two block, from the smallest class sure to hold it. */
         size_t pow = (size_t)1u << (log2_of(need - 1u) + 1u);
         c = search_from(h, class_of(pow));
-        if (c != 0u) {
+        if (c != NO_CLASS) {
             need = pow;
         }
     } else {
@@ -1140,7 +1213,7 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     }
     size_t fsize;
     size_t gap;
-    if (c == 0u && h->top != NULL) {
+    if (c == NO_CLASS && h->top != NULL) {
         /* The top: what no class can give. */
         b = h->top;
         fsize = (size_t)(h->region.limit - b);
@@ -1152,13 +1225,12 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
             h->top = b + gap; /* the rest after the gap stays the top */
         }
     } else {
-        if (c == 0u) {
+        if (c == NO_CLASS) {
             /* The first block of the highest class, if it is large enough. */
-            if (h->levels == 0u) {
+            c = highest_class(h);
+            if (c == NO_CLASS) {
                 return NULL;
             }
-            size_t level = log2_of(h->levels);
-            c = (level << SL_BITS) + log2_of((size_t)*level_bits(h, level));
         }
         b = (unsigned char *)(uintptr_t)*head_at(h, c);
         fsize = head_of(b);
@@ -1200,12 +1272,7 @@ static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
         return NULL;
     }
     size_t size = slot_bytes(k);
-    page_t *m = P(page);
-    m->free = (uint16_t)(META + size);
-    m->used = 1u;
-    m->cls = (uint8_t)k;
-    m->next = 0u;
-    m->prev = 0u;
+    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)k, 0u, 0u}; /* one store or two */
     *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
     h->avail[k] = page;
     h->used += size;
@@ -1280,8 +1347,16 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
         size_t c = class_of(need);
         unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
         if (b == NULL || head_of(b) < need) {
-            c = search_from(h, c + 1u);
-            if (c == 0u) {
+            /* The next non-empty class (search_from, its answer tested once). */
+            size_t n = c + 1u;
+            size_t here = h->classes[n / BITS] & (~(size_t)0 << (n % BITS));
+            if (here != 0u) {
+                c = (n & ~(BITS - 1u)) + lowest_bit(here);
+            } else if (n < BITS && h->classes[1] != 0u) {
+                c = BITS + lowest_bit(h->classes[1]);
+            } else if (n < 2u * BITS && h->classes[2] != 0u) {
+                c = 2u * BITS + lowest_bit(h->classes[2]);
+            } else {
                 /* The top, when no class has a block. */
                 b = h->top;
                 if (b == NULL || (size_t)(h->region.limit - b) < need) {
@@ -1710,12 +1785,11 @@ FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
 /* The size of the first block of the highest non-empty class, or 0. */
 static FN size_t largest_block(const stow_heap_t *h)
 {
-    if (h->levels == 0u) {
+    size_t c = highest_class(h);
+    if (c == NO_CLASS) {
         return 0u;
     }
     stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only: the helpers take a mutable heap */
-    size_t level = log2_of(h->levels);
-    size_t c = (level << SL_BITS) + log2_of((size_t)*level_bits(m, level));
     return head_of((unsigned char *)(uintptr_t)*head_at(m, c));
 }
 
@@ -1793,7 +1867,7 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         }
         pprev = &W(b)[1];
     }
-    bool bit = (((size_t)*level_bits(m, c >> SL_BITS) >> (c & 7u)) & 1u) != 0u;
+    bool bit = ((h->classes[c / BITS] >> (c % BITS)) & 1u) != 0u;
     t->listed += n;
     return (n != 0u) == bit;
 }
@@ -1991,7 +2065,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
 {
     STOW__CHECK(h != NULL, "stow_heap_check: heap is NULL", false);
     if (h->region.first == NULL) {
-        return h->used == 0u && h->levels == 0u;
+        return h->used == 0u;
     }
     /* The regions are where their storage says. */
     struct layout l;
@@ -2016,18 +2090,19 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     struct tally t;
     stow__fill(&t, 0u, sizeof t); /* not = {0}: that may become a call of memset */
-    for (size_t c = CLASS0; c < CLASS0 + STOW__HEAP_CLASSES; c++) {
+    for (size_t c = 0; c < CLASSES; c++) {
         if (!class_ok(h, c, blocks, &t)) {
             return false;
         }
     }
-    for (size_t level = LEVEL0; level < LEVEL0 + STOW__HEAP_LEVELS; level++) {
-        if ((h->classes[level - LEVEL0] != 0u) != (((h->levels >> level) & 1u) != 0u)) {
+    /* No bit past the last class. */
+    if ((h->classes[CLASSES / BITS] >> (CLASSES % BITS)) != 0u) {
+        return false;
+    }
+    for (size_t w = CLASSES / BITS + 1u; w < STOW__HEAP_CLASS_WORDS; w++) {
+        if (h->classes[w] != 0u) {
             return false;
         }
-    }
-    if ((h->levels & ~((((size_t)1u << STOW__HEAP_LEVELS) - 1u) << LEVEL0)) != 0u) {
-        return false;
     }
     size_t live_bits = 0;
     for (const region_t *r = &h->region; r != NULL; r = r->next) {

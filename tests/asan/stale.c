@@ -24,7 +24,10 @@ STOW_GENPOOL_DEFINE_STATIC(stale_genpool, struct item, 4);
 STOW_SLOTMAP_DEFINE_STATIC(stale_slotmap, struct item, 4);
 STOW_PACKED_DEFINE_STATIC(stale_packed, struct item, 4);
 STOW_ARENA_DEFINE_STATIC(stale_arena, 256);
-STOW_HEAP_DEFINE_STATIC(stale_heap, 2048);
+STOW_HEAP_DEFINE_STATIC(stale_heap, 8192);
+/* Items enough for a block (a request above STOW_HEAP_SMALL_MAX), not a slot:
+ * a block shrinks in place, giving its tail back. */
+#define HEAP_ITEMS (STOW_HEAP_SMALL_MAX / sizeof(struct item) + 4u)
 
 static volatile uint64_t sink;
 
@@ -186,8 +189,8 @@ static int arena_case(bool write, bool stale, bool reset)
  * 2: a realloc that shrank it in place (the bytes it gave back are stale) */
 static int heap_case(bool write, bool stale, int kind)
 {
-    struct item *x = (struct item *)stow_heap_alloc(&stale_heap, 4u * sizeof(struct item));
-    struct item *y = (struct item *)stow_heap_alloc(&stale_heap, sizeof(struct item)); /* x's neighbour */
+    struct item *x = (struct item *)stow_heap_alloc(&stale_heap, HEAP_ITEMS * sizeof(struct item));
+    struct item *y = (struct item *)stow_heap_alloc(&stale_heap, HEAP_ITEMS * sizeof(struct item)); /* x's neighbour */
     if (x == NULL || y == NULL) {
         return fail("heap alloc");
     }
@@ -197,7 +200,7 @@ static int heap_case(bool write, bool stale, int kind)
     if (kind == 0) {
         stow_heap_free(&stale_heap, x);
     } else if (kind == 1) {
-        struct item *moved = (struct item *)stow_heap_realloc(&stale_heap, x, 64u * sizeof(struct item));
+        struct item *moved = (struct item *)stow_heap_realloc(&stale_heap, x, 4u * HEAP_ITEMS * sizeof(struct item));
         if (moved == NULL || moved == x) {
             return fail("heap realloc did not move");
         }

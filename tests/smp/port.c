@@ -33,23 +33,9 @@
 
 #include "stow/port.h"
 #include "stow/report.h"
+#include "../verdict.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-
-static uint32_t passed;
-static uint32_t failed;
-
-static void result(bool ok, const char *what)
-{
-    stow_print(ok ? "ok   " : "FAIL ");
-    stow_print(what);
-    stow_print("\n");
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-    }
-}
 
 /* ---- the platform: interrupt state, a one-shot timer, the core's number ---- */
 
@@ -196,8 +182,8 @@ static void lock_masks_and_marks_the_word(void)
     uint32_t s = stow_port_lock(&word_a);
     bool held = word_a == me && !interrupts_enabled();
     stow_port_unlock(&word_a, s);
-    result(held && word_a == 0u && interrupts_enabled(),
-           "lock() masks and puts core + 1 in the word; unlock() clears it and unmasks");
+    stow_test_verdict(held && word_a == 0u && interrupts_enabled(),
+                      "lock() masks and puts core + 1 in the word; unlock() clears it and unmasks");
 }
 
 static void pairs_nest(void)
@@ -208,8 +194,8 @@ static void pairs_nest(void)
     stow_port_unlock(&word_a, inner);
     bool still = word_a == me && !interrupts_enabled();
     stow_port_unlock(&word_a, outer);
-    result(still && word_a == 0u && interrupts_enabled(),
-           "pairs nest: the inner unlock() leaves the word held and interrupts masked");
+    stow_test_verdict(still && word_a == 0u && interrupts_enabled(),
+                      "pairs nest: the inner unlock() leaves the word held and interrupts masked");
 }
 
 static void masked_callers_stay_masked(void)
@@ -222,7 +208,7 @@ static void masked_callers_stay_masked(void)
     stow_port_critical_exit(c);
     masked = masked && !interrupts_enabled();
     unmask_interrupts();
-    result(masked && word_a == 0u, "a caller with interrupts masked gets them back masked");
+    stow_test_verdict(masked && word_a == 0u, "a caller with interrupts masked gets them back masked");
 }
 
 static void two_words_two_locks(void)
@@ -238,8 +224,8 @@ static void two_words_two_locks(void)
     stow_port_unlock(&word_b, sb);
     bool a_only = word_a == me && word_b == 0u && !interrupts_enabled();
     stow_port_unlock(&word_a, sa);
-    result(both && a_only && word_a == 0u && interrupts_enabled(),
-           "two words are two locks, and the critical section nests with both");
+    stow_test_verdict(both && a_only && word_a == 0u && interrupts_enabled(),
+                      "two words are two locks, and the critical section nests with both");
 }
 
 static void waits_for_another_core_with_interrupts_on(void)
@@ -255,13 +241,13 @@ static void waits_for_another_core_with_interrupts_on(void)
     uint32_t s = stow_port_lock(&word_a);
     bool waited = fired != 0u && word_a == me;
     stow_port_unlock(&word_a, s);
-    result(waited && word_a == 0u && interrupts_enabled(),
-           "a word another core holds is waited for with interrupts on, then taken");
+    stow_test_verdict(waited && word_a == 0u && interrupts_enabled(),
+                      "a word another core holds is waited for with interrupts on, then taken");
 }
 
 static void core_number(void)
 {
-    result(stow_port_core() == expected_core(), "stow_port_core() is this core's number");
+    stow_test_verdict(stow_port_core() == expected_core(), "stow_port_core() is this core's number");
 }
 
 int main(void)
@@ -274,12 +260,8 @@ int main(void)
     waits_for_another_core_with_interrupts_on();
     core_number();
 #if defined(SMP_TEST_CHIP_LOCK)
-    result(chip_takes >= 10u && chip_misuse == 0u && chip_held == 0u && chip_busy_reads == 0u,
-           "the chip lock was taken for every word, masked, never twice, always given back");
+    stow_test_verdict(chip_takes >= 10u && chip_misuse == 0u && chip_held == 0u && chip_busy_reads == 0u,
+                      "the chip lock was taken for every word, masked, never twice, always given back");
 #endif
-    stow_print_u(passed, 0u);
-    stow_print(" passed, ");
-    stow_print_u(failed, 0u);
-    stow_print(" failed\n");
-    return failed == 0u ? 0 : 1;
+    return stow_test_verdicts();
 }

@@ -40,7 +40,7 @@ $(eval $(call LOAD_BOARD,riscv-virt-smp))
 $(eval $(call LOAD_BOARD,mps2-an521))
 
 SMP_RESULTS :=
-SMP_TEST_DEPS := tests/smp/stress.c tests/xorshift.h tests/smp/rules.mk
+SMP_TEST_DEPS := tests/smp/stress.c tests/verdict.h tests/xorshift.h tests/smp/rules.mk
 
 # One library archive per core, level and option set: $(1) its directory name,
 # $(2) compiler, $(3) archiver, $(4) flags (the check level among them).
@@ -133,7 +133,7 @@ $(eval $(call SMP_CM_BROKEN,smp-mps2-an521-one-core-port,v8m,1,port/cortex-m/por
 $(eval $(call SMP_CM_BROKEN,smp-mps2-an521-v6m-one-core-port,v6m,1,port/cortex-m/port.c,,$(SMP_ONE_CORE)))
 
 # ---- the ports one call at a time ---------------------------------------------------
-SMP_PORT_DEPS := tests/smp/port.c lib/src/report.c $(LIB_DEPS) tests/smp/rules.mk
+SMP_PORT_DEPS := tests/smp/port.c tests/verdict.h lib/src/report.c $(LIB_DEPS) tests/smp/rules.mk
 # $(1) name, $(2) the port's sources and flags
 define SMP_PORT_RV
 $(BUILD)/test/$(1)/port.elf: $(SMP_PORT_DEPS) $(RV_PORT_DEPS) port/riscv/smp.c

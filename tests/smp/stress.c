@@ -57,6 +57,7 @@
 #include <stdint.h>
 
 #include "stow/stow.h"
+#include "../verdict.h"
 #include "../xorshift.h"
 
 #ifndef SMP_OPS
@@ -951,21 +952,6 @@ void stow_riscv_hart_main(uint32_t hart) { core_main(hart); }
 static void core1_main(void) { core_main(1u); }
 #endif
 
-static uint32_t passed;
-static uint32_t failed;
-
-static void result(bool ok, const char *what)
-{
-    stow_print(ok ? "ok   " : "FAIL ");
-    stow_print(what);
-    stow_print("\n");
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-    }
-}
-
 static void set_up(void)
 {
     bool ok = stow_pool_init(&pool, pool_buf, sizeof pool_buf, sizeof(struct block), 8u, POOL_CAP) &&
@@ -1054,44 +1040,44 @@ static void final_checks(void)
     stow_print("; NULL returned: ");
     stow_print_u(pool_nulls + qpool_nulls + heap_nulls + gp_nulls + sm_nulls, 0u);
     stow_print("\n");
-    result(calls >= SMP_OPS, "at least SMP_OPS calls in all");
-    result(fewest_interrupts >= 100u && handler_calls_everywhere != 0u,
-           "every core's timer handler ran at least 100 times and made calls");
+    stow_test_verdict(calls >= SMP_OPS, "at least SMP_OPS calls in all");
+    stow_test_verdict(fewest_interrupts >= 100u && handler_calls_everywhere != 0u,
+                      "every core's timer handler ran at least 100 times and made calls");
 
     give_everything_back();
-    result(failure == NULL, "everything came back as it was handed out");
+    stow_test_verdict(failure == NULL, "everything came back as it was handed out");
 
     stow_stats_t s;
     stow_pool_stats(&pool, &s);
-    result(s.used == 0u && s.fails == pool_nulls && s.peak <= POOL_CAP && stow_pool_check(&pool),
-           "pool: used 0, fails counts every NULL, peak within capacity, check() passes");
+    stow_test_verdict(s.used == 0u && s.fails == pool_nulls && s.peak <= POOL_CAP && stow_pool_check(&pool),
+                      "pool: used 0, fails counts every NULL, peak within capacity, check() passes");
     stow_pool_stats(&qpool, &s);
-    result(s.used == 0u && s.fails == qpool_nulls && stow_pool_check(&qpool),
-           "locked pool: used 0, fails counts every NULL, check() passes");
+    stow_test_verdict(s.used == 0u && s.fails == qpool_nulls && stow_pool_check(&qpool),
+                      "locked pool: used 0, fails counts every NULL, check() passes");
     stow_heap_stats(&heap, &s);
-    result(s.used == 0u && s.fails == heap_nulls && stow_heap_check(&heap) &&
-               stow_heap_largest_free(&heap) == heap_largest_at_start,
-           "heap: used 0, fails counts every NULL, check() passes, one free block as at the start");
+    stow_test_verdict(s.used == 0u && s.fails == heap_nulls && stow_heap_check(&heap) &&
+                      stow_heap_largest_free(&heap) == heap_largest_at_start,
+                      "heap: used 0, fails counts every NULL, check() passes, one free block as at the start");
     stow_genpool_stats(&gp, &s);
-    result(s.used == 0u && stow_genpool_count(&gp) == 0u && s.fails == gp_nulls && s.peak <= GP_CAP &&
-               stow_genpool_check(&gp),
-           "genpool: count 0, fails counts every refusal, check() passes");
+    stow_test_verdict(s.used == 0u && stow_genpool_count(&gp) == 0u && s.fails == gp_nulls && s.peak <= GP_CAP &&
+                      stow_genpool_check(&gp),
+                      "genpool: count 0, fails counts every refusal, check() passes");
     stow_slotmap_stats(&sm, &s);
-    result(s.used == 0u && stow_slotmap_count(&sm) == 0u && s.fails == sm_nulls && s.peak <= SM_CAP &&
-               stow_slotmap_check(&sm),
-           "slotmap: count 0, fails counts every refusal, check() passes");
+    stow_test_verdict(s.used == 0u && stow_slotmap_count(&sm) == 0u && s.fails == sm_nulls && s.peak <= SM_CAP &&
+                      stow_slotmap_check(&sm),
+                      "slotmap: count 0, fails counts every refusal, check() passes");
     bool scratch_ok = scratch_rounds > 0u;
     for (uint32_t k = 0u; k < CORES; k++) {
         stow_pool_stats(&scratch_pool[k], &s);
         scratch_ok = scratch_ok && s.used == 0u && s.fails == 0u && stow_pool_check(&scratch_pool[k]) &&
                      stow_arena_check(&scratch_arena[k]);
     }
-    result(scratch_ok, "per-core scratch: every core's arena and pool check() clean, nothing refused");
+    stow_test_verdict(scratch_ok, "per-core scratch: every core's arena and pool check() clean, nothing refused");
 #if SMP_CHIP_LOCK
     stow_print("  chip lock taken ");
     stow_print_u(stow_test_chip_locks(), 0u);
     stow_print(" times\n");
-    result(stow_test_chip_locks() >= SMP_OPS / 10u, "the port took every word through the chip lock hook");
+    stow_test_verdict(stow_test_chip_locks() >= SMP_OPS / 10u, "the port took every word through the chip lock hook");
 #endif
 
     uint32_t got = 0u;
@@ -1106,8 +1092,8 @@ static void final_checks(void)
         pool_owner[k] = 1u;
         got++;
     }
-    result(got == POOL_CAP && distinct && POOL_ALLOC(&pool) == NULL,
-           "pool: afterwards every block comes out exactly once, then NULL");
+    stow_test_verdict(got == POOL_CAP && distinct && POOL_ALLOC(&pool) == NULL,
+                      "pool: afterwards every block comes out exactly once, then NULL");
 }
 
 int main(void)
@@ -1142,9 +1128,5 @@ int main(void)
         report_and_exit(0u);
     }
     final_checks();
-    stow_print_u(passed, 0u);
-    stow_print(" passed, ");
-    stow_print_u(failed, 0u);
-    stow_print(" failed\n");
-    return failed == 0u ? 0 : 1;
+    return stow_test_verdicts();
 }

@@ -32,6 +32,7 @@
 #include "stow/pool.h"
 #include "stow/port.h"
 #include "stow/report.h"
+#include "../verdict.h"
 #include "../xorshift.h"
 
 #ifdef STRESS_PLAIN
@@ -284,21 +285,6 @@ void SysTick_Handler(void)
     }
 }
 
-static uint32_t passed;
-static uint32_t failed;
-
-static void result(bool ok, const char *what)
-{
-    stow_print(ok ? "ok   " : "FAIL ");
-    stow_print(what);
-    stow_print("\n");
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-    }
-}
-
 int main(void)
 {
     stow_print("stress: " CALLS ", a timer interrupt against the main loop, check level ");
@@ -310,14 +296,10 @@ int main(void)
     }
     timer_stop();
     const char *what = (const char *)(uintptr_t)failure;
-    result(what == NULL, what == NULL ? "no block handed out twice or written by another holder"
-                                      : what);
+    stow_test_verdict(what == NULL,
+                      what == NULL ? "no block handed out twice or written by another holder" : what);
     if (what != NULL) {
-        stow_print_u(passed, 0u);
-        stow_print(" passed, ");
-        stow_print_u(failed, 0u);
-        stow_print(" failed\n");
-        return 1;
+        return stow_test_verdicts();
     }
     stow_print("  calls: main ");
     stow_print_u(main_calls, 0u);
@@ -328,9 +310,9 @@ int main(void)
     stow_print(" interrupts; NULL returned: ");
     stow_print_u(main_nulls + isr_nulls, 0u);
     stow_print("\n");
-    result(main_calls + isr_calls >= STRESS_OPS, "at least 1,000,000 calls in all");
-    result(interrupts >= MIN_INTERRUPTS && isr_calls >= interrupts,
-           "the timer interrupt fired often, and called the pool each time");
+    stow_test_verdict(main_calls + isr_calls >= STRESS_OPS, "at least 1,000,000 calls in all");
+    stow_test_verdict(interrupts >= MIN_INTERRUPTS && isr_calls >= interrupts,
+                      "the timer interrupt fired often, and called the pool each time");
 
     while (main_side.count != 0u) {
         give(&main_side, 0u);
@@ -340,11 +322,11 @@ int main(void)
     }
     stow_stats_t s;
     stow_pool_stats(&shared, &s);
-    result(failure == NULL && s.used == 0u && stow_pool_used(&shared) == 0u,
-           "every block given back: used() is 0");
-    result(s.fails == main_nulls + isr_nulls, "fails counts every NULL returned");
-    result(s.peak <= CAPACITY, "peak within capacity");
-    result(stow_pool_check(&shared), "check() passes");
+    stow_test_verdict(failure == NULL && s.used == 0u && stow_pool_used(&shared) == 0u,
+                      "every block given back: used() is 0");
+    stow_test_verdict(s.fails == main_nulls + isr_nulls, "fails counts every NULL returned");
+    stow_test_verdict(s.peak <= CAPACITY, "peak within capacity");
+    stow_test_verdict(stow_pool_check(&shared), "check() passes");
 
     uint32_t got = 0u;
     bool distinct = true;
@@ -358,11 +340,7 @@ int main(void)
         owner[k] = MAIN;
         got++;
     }
-    result(got == CAPACITY && distinct && POOL_ALLOC(&shared) == NULL,
-           "afterwards every block comes out exactly once, then NULL");
-    stow_print_u(passed, 0u);
-    stow_print(" passed, ");
-    stow_print_u(failed, 0u);
-    stow_print(" failed\n");
-    return failed == 0u ? 0 : 1;
+    stow_test_verdict(got == CAPACITY && distinct && POOL_ALLOC(&shared) == NULL,
+                      "afterwards every block comes out exactly once, then NULL");
+    return stow_test_verdicts();
 }

@@ -20,7 +20,7 @@ STRESS_LEVEL_mps2-an386 := 2
 # MPS2, 16 MHz on the micro:bit) moves 0.5 to 0.8 ticks per instruction.
 STRESS_QEMU := -icount shift=5
 STRESS_SRC := lib/src/pool.c lib/src/pool_atomic.c lib/src/report.c
-STRESS_DEPS := tests/stress/board.c tests/xorshift.h $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
+STRESS_DEPS := tests/stress/board.c tests/verdict.h tests/xorshift.h $(LIB_DEPS) $(CM_PORT_DEPS) tests/stress/rules.mk
 STRESS_RESULTS :=
 # $(1) board, $(2) check level, $(3) name suffix, $(4) extra flags
 define STRESS_IMAGE

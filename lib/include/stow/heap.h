@@ -16,10 +16,10 @@
  * Two policies, chosen per heap (docs/heap.md compares them):
  *   - the default ("good fit"), for RAM: small requests take headerless slots,
  *     larger ones a block with a one-word header from the best-fitting of a
- *     couple of hundred size classes. It runs real programs in little more
+ *     hundred or so size classes. It runs real programs in little more
  *     storage than they ask for: the smallest storage that runs the Lua,
- *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.04 times
- *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.05 at check
+ *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.05 times
+ *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.06 at check
  *     level 1). But no bound on its storage is proven: an adversary can
  *     fragment it (see "Sizing" below).
  *   - bounded (STOW_HEAP_DEFINE_BOUNDED, stow_heap_init_bounded): power-of-two
@@ -40,7 +40,7 @@
  * to STOW_HEAP_ALIGN, at least STOW_HEAP_MIN_BLOCK; the free block it comes
  * from is the first of the class of its exact size if that one is large
  * enough, else the first of the smallest non-empty class sure to fit it (each
- * power of two is split into eight classes); the rest of the free block, if
+ * power of two is split into four classes); the rest of the free block, if
  * it can stand as a block, stays free. Freed blocks merge with free neighbours
  * at once. stow_heap_usable_size() tells how much of its slot or block a
  * pointer may use.
@@ -100,8 +100,8 @@
  * stow_port_write() in the trace format `make heap-size` replays.
  *
  * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
- * (STOW_HEAP_STRUCT_BYTES: 908 bytes on Cortex-M, 768 of them the first free
- * block of each of its 192 size classes; 2504 bytes on x86-64) and, in the
+ * (STOW_HEAP_STRUCT_BYTES: 500 bytes on Cortex-M, 376 of them the first free
+ * block of each of its 94 size classes; 1344 bytes on x86-64) and, in the
  * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
  * payload and a word that ends the blocks; each added region also keeps a
  * five-word description of itself at its start; at check levels 1 and 2, one
@@ -139,14 +139,14 @@
  *
  * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
  * on its own under QEMU (make bench; docs/heap.md has every row and core).
- * Replaying the traces of bench/traces/, mean / longest: alloc 48 / 110 (Lua),
- * 42 / 110 (OpenSSL), 65 / 113 (Python); free 47 / 121, 41 / 121, 60 / 121. A
- * slot takes about 33 to allocate and 35 to free (FreeRTOS's heap_4 takes 51
- * and 41 for 16 bytes); a block 50 to 110 and 45 to
- * 120, the most when a class fills or empties at each step; the longest paths
- * are a page taken from the top (86) or given back (80), a block split from
- * the next level's lone block with the rest put in an empty class (109), and a
- * block freed between two free neighbours, each alone in its class (120). At
+ * Replaying the traces of bench/traces/, mean / longest: alloc 47 / 91 (Lua),
+ * 42 / 88 (OpenSSL), 60 / 99 (Python); free 45 / 98, 41 / 99, 55 / 97. A
+ * slot takes about 33 to allocate and 36 to free (FreeRTOS's heap_4 takes 51
+ * and 41 for 16 bytes); a block 50 to 98 and 45 to 96, the most when a class
+ * fills or empties at each step; the longest paths are a page taken from the
+ * top (76) or given back (79), a block split from a block alone in its class
+ * with the rest put in an empty class (98), and a block freed between two free
+ * neighbours, each alone in its class (96). At
  * level 1 add about 20 to alloc and 40 to free (the live-start bits, and the
  * regions' lookup). A moving realloc copies min(old usable size, new size)
  * bytes four words at a time (about 1.7 instructions a word). Before its first
@@ -285,13 +285,16 @@ struct stow_heap_region {
     uint32_t *starts;         /* level >= 1: bit i: a live slot or block starts at first + WORD + i * ALIGN */
 };
 
-/* Size classes of free blocks: eight per power of two (and one per
- * STOW_HEAP_ALIGN below 8 * STOW_HEAP_ALIGN), for blocks below 2^28 bytes on
- * 32-bit targets and 2^40 on 64-bit ones (a region's blocks stay below that). */
+/* Size classes of free blocks: four per power of two (and one per
+ * STOW_HEAP_ALIGN below 4 * STOW_HEAP_ALIGN), from STOW_HEAP_MIN_BLOCK up,
+ * for blocks below 2^28 bytes on 32-bit targets and 2^40 on 64-bit ones (a
+ * region's blocks stay below that): 94 classes on Cortex-M, 138 on x86-64,
+ * their bits in three words (see heap.c). */
 #define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 28u)
 #define STOW__HEAP_ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
-#define STOW__HEAP_LEVELS (STOW__HEAP_LOG2_LIMIT - 1u - STOW__HEAP_ALIGN_SHIFT)
-#define STOW__HEAP_CLASSES (STOW__HEAP_LEVELS * 8u)
+#define STOW__HEAP_CLASSES \
+    (4u * (STOW__HEAP_LOG2_LIMIT - STOW__HEAP_ALIGN_SHIFT) - 4u - STOW_HEAP_MIN_BLOCK / STOW_HEAP_ALIGN)
+#define STOW__HEAP_CLASS_WORDS 3u
 #define STOW__HEAP_SLOT_CLASSES 8u
 
 struct stow_heap {
@@ -308,7 +311,6 @@ struct stow_heap {
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
     size_t peak;                /* high-water mark of used (see heap.c) */
-    size_t levels;              /* bit f: a class of level f is not empty */
     stow_heap_failed_fn *failed;
 #if STOW_HEAP_TRACE
     stow_heap_trace_fn *trace;
@@ -316,7 +318,7 @@ struct stow_heap {
 #endif
     stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
     unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
-    unsigned char classes[STOW__HEAP_LEVELS];      /* bit s of classes[f]: class 8 f + s is not empty */
+    size_t classes[STOW__HEAP_CLASS_WORDS];        /* bit c % w of classes[c / w] (w bits a word): class c is not empty */
     void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
 };
 
@@ -579,13 +581,18 @@ bool stow_heap_check(const stow_heap_t *h);
     (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
 /* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
- * layer build. Everything else starts zero; the first call lays it out. */
+ * layer build. The first call lays it out: the class lists (the tail: avail,
+ * classes, heads) are set then, whatever they held; DEFINE gives them zeros,
+ * the C++ layer values that a constructor run at run time can store without
+ * zero-filling them in bulk (a call to memset). */
 #if STOW_HEAP_TRACE
 #define STOW__HEAP_TRACE_INIT STOW__NULL, STOW__NULL,
 #else
 #define STOW__HEAP_TRACE_INIT
 #endif
-#define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded)                                         \
+#define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded) \
+    STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, {STOW__NULL}, {0u}, {STOW__NULL})
+#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, ...)                               \
     {(buf),                                                                                          \
      STOW__CAST(size_t, bytes),                                                                      \
      (config),                                                                                       \
@@ -599,12 +606,9 @@ bool stow_heap_check(const stow_heap_t *h);
      0u,                                                                                             \
      0u,                                                                                             \
      0u,                                                                                             \
-     0u,                                                                                             \
      STOW__NULL,                                                                                     \
      STOW__HEAP_TRACE_INIT{STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}, \
-     {STOW__NULL},                                                                                   \
-     {0u},                                                                                           \
-     {STOW__NULL}}
+     __VA_ARGS__}
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \

@@ -1838,10 +1838,30 @@ template <size_t Bytes, class Where> class heap_base {
     storage<Where, Bytes, STOW_HEAP_ALIGN> mem_;
 
     constexpr heap_base() noexcept : heap_base(mem_.bytes) { static_assert(is_in_object<Where>, STOW_HPP_IN_BSS); }
-    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
+    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
+     * which sets every size class's list whatever it held (the lists of pages
+     * with a free slot must be empty before: alloc's fast path reads them).
+     * Here the class lists hold addresses of the object's own words and
+     * non-zero words, every element given: a constructor run at run time then
+     * stores them one by one, where an object of zeros, or an initializer that
+     * lists only some elements, would be filled in bulk by a call to memset (a
+     * libc function). A constant initialization is not changed by it: the heap
+     * object is initialized data either way. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
-        : heap_(STOW__HEAP_INITIALIZER(at_, Bytes, heap_config, 0u)), mem_(at_)
+        : heap_(defined(at_, make_index_list<STOW__HEAP_SLOT_CLASSES>(), make_index_list<STOW__HEAP_CLASS_WORDS>(),
+                        make_index_list<STOW__HEAP_CLASSES>())),
+          mem_(at_)
     {
+    }
+
+    template <size_t> static constexpr unsigned char *no_page() noexcept { return nullptr; }
+    template <size_t... K, size_t... F, size_t... I>
+    constexpr stow_heap_t defined(unsigned char *at_, index_list<size_t, K...>, index_list<size_t, F...>,
+                                  index_list<size_t, I...>) noexcept
+    {
+        return stow_heap_t STOW__HEAP_INITIALIZER_TAIL(at_, Bytes, heap_config, 0u, {no_page<K>()...},
+                                                       {(F + 1u)...},
+                                                       {static_cast<void *>(&heap_.heads[I])...});
     }
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }

@@ -136,6 +136,8 @@ TOOLS_size := arm rv
 TOOLS_tools := gcc gxx arm qemu rv qemurv multilib qemui386 clang libfuzzer valgrind cppcheck tidy cmake pkgconfig \
                python git
 TOOL_GOALS := all demo test lint fuzz bench size tools
+# make misra and make prove (docs/misra.md, docs/proof.md) add their goals and tools.
+include misra/misra.mk proof/proof.mk
 tools: tools-tools
 # A static pattern rule, so that it applies to these phony targets.
 $(patsubst %,tools-%,$(TOOL_GOALS)): tools-%:

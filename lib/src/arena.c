@@ -82,7 +82,8 @@ static STOW__NOINLINE int head_state(const stow_arena_t *a, const stow_arena_t *
     if (a->cur->head != a) {
         return a->head != a ? HEAD_CHAINED : HEAD_INIT_AGAIN;
     }
-    for (const stow_arena_t *b = a; b != stop;) {
+    const stow_arena_t *b = a;
+    while (b != stop) {
         b = b->next;
         if (b == NULL) {
             break;
@@ -129,7 +130,7 @@ bool stow_arena_init(stow_arena_t *a, void *buf, size_t size)
 static void take_poisoned(stow_arena_t *b, const unsigned char *from, unsigned char *to)
 {
     const unsigned char *stop = to < b->poison_end ? to : b->poison_end;
-    if (stop > from && !stow__poison_intact(from, (size_t)(stop - from))) {
+    if (stop > from && !stow__poison_intact(from, stow__span(from, stop))) {
         STOW__REPORT("stow_arena_alloc: arena memory was written after rewind or reset");
     }
     if (b->poison_end < to) {
@@ -210,7 +211,7 @@ static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask
             move_to(a, b, done);
             return take(a, from, stop, size);
         }
-        done += (size_t)(b->limit - b->base);
+        done += stow__span(b->base, b->limit);
         b = b->next;
         if (b == NULL) {
             break;
@@ -305,14 +306,14 @@ stow_arena_mark_t stow_arena_mark(const stow_arena_t *a)
     return m;
 }
 
-static size_t used_of(const stow_arena_t *a) { return a->done + (size_t)(a->ptr - a->cur->base); }
+static size_t used_of(const stow_arena_t *a) { return a->done + stow__span(a->cur->base, a->ptr); }
 
 /* The bytes of the blocks of a's chain before block. */
 static size_t bytes_before(const stow_arena_t *a, const stow_arena_t *block)
 {
     size_t bytes = 0u;
     for (const stow_arena_t *b = a; b != block; b = b->next) {
-        bytes += (size_t)(b->limit - b->base);
+        bytes += stow__span(b->base, b->limit);
     }
     return bytes;
 }
@@ -336,9 +337,10 @@ static bool mark_is_valid(const stow_arena_t *a, stow_arena_mark_t mark)
 static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
 {
     unsigned char *from = mark.ptr;
-    for (stow_arena_t *b = mark.block;; b = b->next) {
+    stow_arena_t *b = mark.block;
+    for (;;) {
         unsigned char *to = b == a->cur ? a->ptr : b->limit;
-        stow__release(from, (size_t)(to - from));
+        stow__release(from, stow__span(from, to));
 #if STOW_CHECK_LEVEL >= 2
         if (b->poison_end < to) {
             b->poison_end = to;
@@ -347,7 +349,8 @@ static void poison_given_back(const stow_arena_t *a, stow_arena_mark_t mark)
         if (b == a->cur) {
             return;
         }
-        from = b->next->base;
+        b = b->next;
+        from = b->base;
     }
 }
 #endif
@@ -417,7 +420,7 @@ static size_t capacity_of(const stow_arena_t *a)
 {
     size_t capacity = 0u;
     for (const stow_arena_t *b = a; b != NULL; b = b->next) {
-        capacity += (size_t)(b->limit - b->base);
+        capacity += stow__span(b->base, b->limit);
     }
     return capacity;
 }
@@ -451,7 +454,7 @@ static bool block_is_sound(const stow_arena_t *a, const stow_arena_t *b, const u
 #if STOW_CHECK_LEVEL >= 2
     if (from < b->base || from > b->limit || b->poison_end < from ||
         b->poison_end > b->limit ||
-        !stow__poison_intact(from, (size_t)(b->poison_end - from))) {
+        !stow__poison_intact(from, stow__span(from, b->poison_end))) {
         return false;
     }
 #else
@@ -488,7 +491,7 @@ bool stow_arena_check(const stow_arena_t *a)
         } else if (after_cur) {
             from = b->base;
         } else {
-            before += (size_t)(b->limit - b->base);
+            before += stow__span(b->base, b->limit);
         }
         if (!block_is_sound(a, b, from)) {
             return false;
@@ -506,7 +509,7 @@ static void registry_arena_stats(const void *c, stow_stats_t *out)
 {
     const stow_arena_t *a = (const stow_arena_t *)c;
     if (a->head != a && a->head != NULL) {
-        out->capacity = (size_t)(a->limit - a->base);
+        out->capacity = stow__span(a->base, a->limit);
         out->used = 0u;
         out->peak = 0u;
         out->fails = 0u;

@@ -380,7 +380,7 @@ stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
 {
     STOW__CHECK(g != NULL, "stow_genpool_insert: pool pointer is NULL", STOW_HANDLE_NULL);
     STOW__CHECK(item != NULL, "stow_genpool_insert: item pointer is NULL", STOW_HANDLE_NULL);
-    STOW__CHECK(g->copy_words == 0u || ((uintptr_t)item & 3u) == 0u,
+    STOW__CHECK(g->copy_words == 0u || stow__is_aligned(item, 4u),
                 "stow_genpool_insert: item is not aligned to 4 (the pool copies items by words)",
                 STOW_HANDLE_NULL);
     uint32_t i, w;
@@ -758,7 +758,7 @@ bool stow_genpool_read_isr(stow_genpool_t *g, stow_handle_t h, void *out)
     uint32_t state = stow_port_lock(&g->lock);
     const unsigned char *item = (const unsigned char *)live_item(g, h);
     if (item != NULL) {
-        if (g->copy_words != 0u && ((uintptr_t)out & 3u) == 0u) {
+        if (g->copy_words != 0u && stow__is_aligned(out, 4u)) {
             stow__copy_words(out, item, (size_t)g->copy_words << 2);
         } else {
             stow__copy(out, item, g->item_size);

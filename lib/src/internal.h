@@ -170,7 +170,7 @@ STOW__HEAP_TRACES(STOW__NOTE_INIT_HEAP_TRACE, "stow_heap_init_bounded")
         return stow_##kind##_check((const type *)c);                             \
     }                                                                            \
     const stow_registry_kind_t stow_registry_kind_##kind = {                     \
-        #kind, stow__##kind##_registry_stats, stow__##kind##_registry_check, in_bytes}
+        #kind, stow__##kind##_registry_stats, stow__##kind##_registry_check, (in_bytes)}
 
 /* Keeps a rare path out of its caller, so the common path stays a leaf.
  * MAY_ALIAS lets a word-sized lvalue copy an object of any type. */
@@ -471,7 +471,14 @@ static inline bool stow__is_pow2(size_t x) { return x != 0u && (x & (x - 1u)) ==
 
 static inline bool stow__is_aligned(const void *p, size_t align)
 {
-    return ((uintptr_t)p & (uintptr_t)(align - 1u)) == 0u;
+    return ((uintptr_t)(const unsigned char *)p & (uintptr_t)(align - 1u)) == 0u;
+}
+
+/* The bytes from `from` up to `to`, two pointers into one object, from <= to. */
+static inline size_t stow__span(const unsigned char *from, const unsigned char *to)
+{
+    ptrdiff_t n = to - from;
+    return (size_t)n;
 }
 
 /* Rounds n up to a multiple of align (a power of two); 0 if that overflows. */

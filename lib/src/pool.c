@@ -23,15 +23,17 @@
  *   - every free-list node is a block start below bump, no cycle, and the list
  *     is free_count long;
  *   - level 2: bitmap bit i (at end) is set exactly for the blocks below bump that
- *     are in use; free blocks hold 0xDD after their link; blocks in
- *     [bump, poison_end) hold 0xDD in full.
+ *     are in use (the bits of the blocks above mean nothing, and are never read:
+ *     a word is written whole when the first of its blocks leaves bump); free
+ *     blocks hold 0xDD after their link; blocks in [bump, poison_end) hold 0xDD
+ *     in full.
  */
 #include "pool_internal.h"
 
 /* What init derives from the declared block and the capacity. check() derives it
  * again from the declaration stored in the pool and compares, so the two share
  * this code. False when the sizes overflow or capacity is 0. */
-struct layout {
+struct pool_layout {
     size_t align;      /* of every block */
     size_t stride;
     size_t blocks;     /* capacity * stride */
@@ -40,7 +42,7 @@ struct layout {
 };
 
 static STOW__NOINLINE bool layout_of(size_t block_size, size_t declared_align, uint32_t capacity,
-                                     struct layout *l)
+                                     struct pool_layout *l)
 {
     size_t align = declared_align > LINK_ALIGN ? declared_align : LINK_ALIGN;
     size_t stride = stow__round_up(block_size > LINK_BYTES ? block_size : LINK_BYTES, align);
@@ -63,7 +65,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     STOW__CHECK((block_align & (block_align - 1u)) == 0u, /* 0 or a power of two */
                 "stow_pool_init: alignment is not a power of two", false);
     size_t declared = block_align != 0u ? block_align : (size_t)STOW_DEFAULT_ALIGN;
-    struct layout l;
+    struct pool_layout l;
     if (buf == NULL || !layout_of(block_size, declared, capacity, &l) ||
         !stow__is_aligned(buf, l.align)) {
         return false;
@@ -145,13 +147,20 @@ static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
     return next;
 }
 
-/* Level 2 half of handing out the never-used block b. */
+/* Level 2 half of handing out the never-used block b. Blocks leave bump in order,
+ * so the first of every 32 starts its bitmap word: that word is written whole
+ * (the bits of the blocks above bump 0), never read before it was written. */
 static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
 {
     if (b < p->poison_end && !stow__poison_intact(b, p->stride)) {
         STOW__REPORT("stow_pool_alloc: a block was written after the pool was reset");
     }
-    mark(p, index_of(p, b), true);
+    uintptr_t i = index_of(p, b);
+    if ((i & 31u) == 0u) {
+        map_of(p)[i >> 5] = 1u;
+    } else {
+        mark(p, i, true);
+    }
 }
 #endif
 
@@ -255,7 +264,7 @@ void stow_pool_free_isr(stow_pool_t *p, void *block)
 bool stow_pool_owns(const stow_pool_t *p, const void *ptr)
 {
     STOW__CHECK(p != NULL, "stow_pool_owns: pool is NULL", false);
-    return (uintptr_t)ptr - (uintptr_t)p->base < (uintptr_t)(p->end - p->base);
+    return (uintptr_t)(const unsigned char *)ptr - (uintptr_t)p->base < stow__span(p->base, p->end);
 }
 
 /* Blocks the bump pointer has passed: the high-water mark since the last reset. */
@@ -268,7 +277,7 @@ void stow_pool_reset(stow_pool_t *p)
     if (n > p->peak) {
         p->peak = n;
     }
-    stow__release(p->base, (size_t)(p->bump - p->base)); /* nothing at levels 0, 1 without ASan */
+    stow__release(p->base, stow__span(p->base, p->bump)); /* nothing at levels 0, 1 without ASan */
 #if STOW_CHECK_LEVEL >= 2
     if (p->poison_end < p->bump) {
         p->poison_end = p->bump;
@@ -307,7 +316,7 @@ void stow_pool_stats(const stow_pool_t *p, stow_stats_t *out)
 
 static bool geometry_is_sound(const stow_pool_t *p)
 {
-    struct layout l;
+    struct pool_layout l;
     return p->base != NULL && stow__is_pow2(p->block_align) &&
            layout_of(p->block_size, p->block_align, p->capacity, &l) && l.stride == p->stride &&
            l.inverse == p->inverse && l.shift == p->shift && stow__is_aligned(p->base, l.align) &&
@@ -369,7 +378,7 @@ bool stow_pool_check(const stow_pool_t *p)
         return false;
     }
     if (p->poison_end > p->bump &&
-        !stow__poison_intact(p->bump, (size_t)(p->poison_end - p->bump))) {
+        !stow__poison_intact(p->bump, stow__span(p->bump, p->poison_end))) {
         return false;
     }
 #endif

@@ -11,7 +11,7 @@
 
 #define LINK_BYTES sizeof(unsigned char *)
 #define LINK_ALIGN (size_t)STOW_ALIGNOF(void *)
-#define UINTPTR_BITS (sizeof(uintptr_t) * CHAR_BIT)
+#define UINTPTR_BITS (sizeof(uintptr_t) * (size_t)CHAR_BIT)
 
 /* The free-list link in a free block's first pointer bytes. A free block is
  * released memory, poisoned whole in an ASan build (so that a stale pointer to it

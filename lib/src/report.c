@@ -309,7 +309,7 @@ static void container_row(report_t *r, const stow_registry_entry_t *e)
     }
     put_left(&r->to, e->name, r->csv ? 0u : r->name_width);
     field_text(r, e->kind->name, 7u);
-    field_text(r, r->csv || e->subsystem[0] != '\0' ? e->subsystem : "-", r->subsystem_width);
+    field_text(r, (r->csv || e->subsystem[0] != '\0') ? e->subsystem : "-", r->subsystem_width);
     field_u(r, s.capacity, 9u);
     field_u(r, s.used, 9u);
     field_u(r, s.peak, 9u);

@@ -442,7 +442,9 @@ void stow_slotmap_clear(stow_slotmap_t *m)
     m->count = 0u;
     m->dead = 0u;
     /* Downwards, so that a retirement only ever moves an index already done. */
-    for (uint32_t pos = count; pos-- > 0u;) {
+    uint32_t pos = count;
+    while (pos > 0u) {
+        pos--;
         free_index_at(m, pos);
     }
 }
@@ -509,8 +511,10 @@ static STOW__NOINLINE uint32_t destroy_dead(stow_slotmap_t *m,
     }
     m->count = w;
     m->dead = 0u;
-    stow__release(items + (size_t)w * stride, (size_t)(count - w) * stride);
-    for (uint32_t pos = count; pos-- > w;) {
+    stow__release(items + (size_t)w * stride, ((size_t)count - w) * stride);
+    uint32_t pos = count;
+    while (pos > w) {
+        pos--;
         free_index_at(m, pos);
     }
     return count - w;
@@ -663,7 +667,7 @@ bool stow_slotmap_read_isr(stow_slotmap_t *m, stow_handle_t h, void *out)
     uint32_t state = stow_port_lock(&m->lock);
     const unsigned char *item = (const unsigned char *)stow_slotmap_get(m, h);
     if (item != NULL) {
-        if (((m->item_size | (uintptr_t)out) & 3u) == 0u) {
+        if (((m->item_size | (uintptr_t)(unsigned char *)out) & 3u) == 0u) {
             stow__copy_words(out, item, m->item_size);
         } else {
             copy_bytes((unsigned char *)out, item, m->item_size);

@@ -547,7 +547,7 @@ static inline bool stow__genpool_walk_item(stow_genpool_walk_t *w)
 {
     uint32_t bit;
     do {
-        if (__builtin_expect((w->left & 1u) == 0u, 0)) {
+        if (__builtin_expect((w->left & 1u) == 0u, 0) != 0) {
             if (w->left == 0u) {
                 return false;
             }

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* proof/prelude.h - read by the analyser ahead of every file (-include).
+ *
+ * What Frama-C 25 (Debian 12) does not model, given the meaning the compilers
+ * give it:
+ *   - __builtin_mul_overflow, GCC's type-generic builtin, which lib/ calls on
+ *     size_t operands only: a function with the builtin's meaning (the product
+ *     modulo 2^N, and whether the exact product did not fit);
+ *   - C11's _Alignof and _Alignas, which Frama-C 25 rejects: GCC's spellings,
+ *     which it reads, with the same meaning;
+ *   - GCC's asm statements, which the analyser takes for an assignment of any
+ *     value to their outputs. lib/ has two kinds (pool_atomic.c, the lock-free
+ *     path, is not analysed): STOW__OPAQUE's, an empty instruction string that
+ *     keeps the compiler from turning a fill loop into a memset call and leaves
+ *     its operand as it was, and the asm labels that put the options into the
+ *     init functions' link names. Both mean nothing to the program's values, and
+ *     the analysis reads them as nothing.
+ */
+#ifndef STOW_PROOF_PRELUDE_H
+#define STOW_PROOF_PRELUDE_H
+#include <stddef.h>
+#include <stdint.h>
+
+static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
+{
+    *product = a * b; /* unsigned: wraps, as the builtin stores */
+    return b != 0u && a > SIZE_MAX / b;
+}
+#define __builtin_mul_overflow(a, b, r) proof_mul_overflow_size((a), (b), (r))
+#define _Alignof __alignof__
+#define _Alignas(n) __attribute__((aligned(n)))
+#define __asm__(...)
+#endif

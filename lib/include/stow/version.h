@@ -13,9 +13,9 @@
 #define STOW_VERSION_H
 
 #define STOW_VERSION_MAJOR 0
-#define STOW_VERSION_MINOR 2
+#define STOW_VERSION_MINOR 3
 #define STOW_VERSION_PATCH 0
-#define STOW_VERSION_STRING "0.2.0"
+#define STOW_VERSION_STRING "0.3.0"
 
 /* One number for comparisons: 0x00MMmmpp. */
 #define STOW_VERSION_NUMBER \

@@ -5,22 +5,31 @@
 #   make test                 every host build and every QEMU board; ends "N passed, N failed"
 #   make demo                 the demo firmwares (examples/) under QEMU (mps2-an386;
 #                             BOARD=<board> for another, e.g. BOARD=riscv-virt)
+#   make demo-freertos        examples/freertos on the FreeRTOS kernel (FREERTOS_KERNEL_PATH;
+#                             BOARD=mps2-an385, mps2-an386 or riscv-virt)
 #   make bench                instructions per operation (QEMU -icount on Cortex-M0/M4/M33
 #                             and RV32IMAC, callgrind on the host), the showdown of
 #                             pool designs (a published comparison) on the host,
-#                             recorded allocation traces replayed (bench/replay.mk), and
-#                             the C / C++ instruction comparison (make bench-cxx)
+#                             recorded allocation traces replayed (bench/replay.mk),
+#                             the C / C++ instruction comparison (make bench-cxx), what
+#                             several cores cost (make bench-multicore), and FreeRTOS
+#                             heap_4 beside heap_stow.c (make bench-freertos); kept in
+#                             bench/results/bench.md, which make test checks the docs against
+#   make heap-size TRACE=f    the smallest heap that runs a recorded allocation trace, and
+#                             what STOW_HEAP_BYTES_FOR gives for it (LEVEL=0|1|2,
+#                             TARGET=host|mps2-an386|riscv-virt; docs/heap-sizing.md)
 #   make showdown-placement   the showdown at four code placements (how much of a ratio
 #                             is where the linker put the loops)
 #   make report ELF=f.elf     the static RAM of every stow container and subsystem in an
 #                             image, from its registry (MARKDOWN=1: as Markdown)
 #   make size                 code size per module, core, optimisation and level, and what
-#                             a firmware links for the everyday operations
+#                             a firmware links for the everyday operations (bench/results/size.md)
 #   make check-freestanding   lib/ needs nothing but stow_port_* and libgcc helpers
 #   make fuzz                 each libFuzzer target for FUZZ_SECONDS (default 60), one after another
 #   make lint                 cppcheck, clang-tidy and gcc -fanalyzer on lib/ and port/, levels 0-2
-#   make install              headers, a libstow.a per target, pkg-config files, the linker
-#                             fragment and the ports under PREFIX (default /usr/local)
+#   make install              headers, a libstow.a per ABI (Cortex-M soft/hard float, RV32),
+#                             pkg-config files, the CMake package, the tools and fragments
+#                             under PREFIX (default /usr/local); install.mk, docs/embedding.md
 #
 # Each goal checks for the tools it runs and nothing else (make: gcc and
 # gcc-arm-none-eabi; demo: gcc-arm-none-eabi and qemu-system-arm, or for a RISC-V
@@ -175,81 +184,7 @@ all: tools-all
 	@echo "built $(BUILD)/lib/{host,cortex-m0,cortex-m4}/libstow.a"
 
 # ---------------------------------------------------------------- install
-# make install [PREFIX=/usr/local] [DESTDIR=] [STOW_CHECK_LEVEL=1]
-#              [STOW_HANDLE_INDEX_BITS=16] [STOW_GENERATION_OVERFLOW=WRAP|RETIRE]
-#   $(PREFIX)/include/stow/*.h, stow.hpp
-#   $(PREFIX)/lib/libstow.a                  host: lib/ and the POSIX port (link -pthread)
-#   $(PREFIX)/lib/stow/cortex-m0/libstow.a   lib/ and the Cortex-M library port (PRIMASK
-#   $(PREFIX)/lib/stow/cortex-m4/libstow.a   critical sections, assert hook); -mthumb, soft float
-#   $(PREFIX)/lib/pkgconfig/stow.pc, stow-cortex-m0.pc, stow-cortex-m4.pc
-#                                            Cflags carry the options the libraries were built
-#                                            with; the Cortex-M ones put share/stow/linker on
-#                                            the library path, for INCLUDE stow.ld
-#   $(PREFIX)/share/stow/linker/             stow.ld (and cortex-m.ld, the test boards' layout)
-#   $(PREFIX)/share/stow/port/<port>/        every port's sources, test support included
-#   $(PREFIX)/share/stow/targets/cortex-m/   startup.c, the test boards' vector table and reset
-PREFIX ?= /usr/local
-DESTDIR ?=
-STOW_CHECK_LEVEL ?= 1
-STOW_HANDLE_INDEX_BITS ?= 16
-STOW_GENERATION_OVERFLOW ?= WRAP
-INSTALL_CONFIG := -DSTOW_CHECK_LEVEL=$(STOW_CHECK_LEVEL) -DSTOW_HANDLE_INDEX_BITS=$(STOW_HANDLE_INDEX_BITS) \
-                  -DSTOW_GENERATION_OVERFLOW=STOW_GEN_$(STOW_GENERATION_OVERFLOW:STOW_GEN_%=%)
-INSTALL_OBJ := $(BUILD)/install/L$(STOW_CHECK_LEVEL)-i$(STOW_HANDLE_INDEX_BITS)-$(STOW_GENERATION_OVERFLOW:STOW_GEN_%=%)
-INSTALL_TARGETS := host cortex-m0 cortex-m4
-# M.m.p from stow/version.h (0.0.0 where it has none).
-version_part = $(shell sed -n 's/^.define[[:space:]]*STOW_VERSION_$(1)[[:space:]]*\([0-9][0-9]*\).*/\1/p' \
-                   lib/include/stow/version.h 2>/dev/null)
-STOW_VERSION := $(or $(call version_part,MAJOR),0).$(or $(call version_part,MINOR),0).$(or $(call version_part,PATCH),0)
-# $(1) target, $(2) compiler, $(3) flags, $(4) archiver, $(5) port
-define INSTALL_LIB
-$(INSTALL_OBJ)/$(1)/lib/%.o: lib/src/%.c $(LIB_DEPS)
-	@mkdir -p $$(@D)
-	$(Q)$(2) $(STD) $(WARN) $(3) $(INSTALL_CONFIG) $(INC) -c $$< -o $$@
-$(INSTALL_OBJ)/$(1)/port/%.o: port/$(5)/%.c $(LIB_DEPS)
-	@mkdir -p $$(@D)
-	$(Q)$(2) $(STD) $(WARN) $(3) $(INSTALL_CONFIG) $(INC) -c $$< -o $$@
-$(INSTALL_OBJ)/$(1)/libstow.a: $(patsubst %,$(INSTALL_OBJ)/$(1)/lib/%.o,$(MODULES)) \
-                               $(INSTALL_OBJ)/$(1)/port/port.o $(INSTALL_OBJ)/$(1)/port/assert.o
-	@rm -f $$@
-	$(Q)$(4) rcs $$@ $$^
-endef
-$(eval $(call INSTALL_LIB,host,$(CC_gcc),-O2 -g,ar,host))
-$(eval $(call INSTALL_LIB,cortex-m0,$(ARM_CC),-Os -g $(CM_FLAGS) $(microbit_CFLAGS),arm-none-eabi-ar,cortex-m))
-$(eval $(call INSTALL_LIB,cortex-m4,$(ARM_CC),-Os -g $(CM_FLAGS) $(mps2-an386_CFLAGS),arm-none-eabi-ar,cortex-m))
-PC_CM_DESC := stow allocator kit for CPU (-mthumb, soft float): library and Cortex-M library port
-PC_CM_LIBS := -L$${libdir} -L$${linkerdir} -lstow
-
-# $(1) file, $(2) libdir below $${prefix}, $(3) description, $(4) Libs
-define WRITE_PC
-{ printf 'prefix=%s\n' '$(PREFIX)'; \
-	  printf 'includedir=$${prefix}/include\nlibdir=$${prefix}/$(2)\n'; \
-	  printf 'datadir=$${prefix}/share/stow\nlinkerdir=$${datadir}/linker\nportdir=$${datadir}/port\n\n'; \
-	  printf 'Name: %s\nDescription: %s\nVersion: %s\n' '$(basename $(notdir $(1)))' '$(3)' '$(STOW_VERSION)'; \
-	  printf 'Cflags: -I$${includedir} %s\nLibs: %s\n' '$(INSTALL_CONFIG)' '$(4)'; \
-	} >'$(1)'
-endef
-
-install: $(foreach t,$(INSTALL_TARGETS),$(INSTALL_OBJ)/$(t)/libstow.a)
-	$(Q)d='$(DESTDIR)$(PREFIX)'; \
-	install -d "$$d/include/stow" "$$d/lib/pkgconfig" "$$d/share/stow/linker" \
-	    "$$d/share/stow/targets/cortex-m" && \
-	install -m 644 lib/include/stow/*.h lib/include/stow/*.hpp "$$d/include/stow/" && \
-	install -m 644 $(INSTALL_OBJ)/host/libstow.a "$$d/lib/libstow.a" && \
-	for t in cortex-m0 cortex-m4; do \
-	    install -d "$$d/lib/stow/$$t" && \
-	    install -m 644 $(INSTALL_OBJ)/$$t/libstow.a "$$d/lib/stow/$$t/libstow.a" || exit 1; \
-	done && \
-	install -m 644 linker/*.ld "$$d/share/stow/linker/" && \
-	for p in port/*/; do \
-	    p=$${p%/}; install -d "$$d/share/stow/$$p" && \
-	    install -m 644 $$(ls $$p/*.c $$p/*.h 2>/dev/null) "$$d/share/stow/$$p/" || exit 1; \
-	done && \
-	install -m 644 targets/cortex-m/startup.c "$$d/share/stow/targets/cortex-m/"
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow.pc,lib,stow allocator kit for the host: library and POSIX port,-L$${libdir} -lstow -pthread)
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow-cortex-m0.pc,lib/stow/cortex-m0,$(PC_CM_DESC:CPU=cortex-m0),$(PC_CM_LIBS))
-	$(Q)$(call WRITE_PC,$(DESTDIR)$(PREFIX)/lib/pkgconfig/stow-cortex-m4.pc,lib/stow/cortex-m4,$(PC_CM_DESC:CPU=cortex-m4),$(PC_CM_LIBS))
-	@echo "installed stow $(STOW_VERSION) in $(DESTDIR)$(PREFIX) ($(INSTALL_CONFIG))"
+# make install: install.mk (included last, after the toolchains' variables).
 
 # ---------------------------------------------------------------- tests
 # The suite list main.c includes; rewritten only when the set of test files changes.
@@ -323,10 +258,13 @@ endef
 # The boards with 16 KiB of RAM (micro:bit, sifive_e) run the suites in two images
 # where one no longer fits their flash or RAM: these suites, then the others.
 SMALL_PART1 := $(filter arena genpool misuse packed,$(SUITES))
+SMALL_PART2 := $(filter-out $(SMALL_PART1),$(SUITES))
 $(foreach b,$(filter-out microbit,$(BOARDS)),$(eval $(call BOARD_TEST,$(b),O2,1)))
 $(eval $(call BOARD_TEST,microbit,O2,1,,-part1,$(SMALL_PART1)))
 $(eval $(call BOARD_TEST,microbit,O2,1,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
-$(foreach b,microbit mps2-an386,$(eval $(call BOARD_TEST,$(b),Os,0)))
+$(eval $(call BOARD_TEST,mps2-an386,Os,0))
+$(eval $(call BOARD_TEST,microbit,Os,0,,-part1,$(SMALL_PART1)))
+$(eval $(call BOARD_TEST,microbit,Os,0,,-part2,$(filter-out $(SMALL_PART1),$(SUITES))))
 # Level 2 unoptimised on the M4; on the micro:bit at -Og, because at -O0 the suite
 # with every message text no longer fits its 256 KiB of flash.
 $(eval $(call BOARD_TEST,mps2-an386,O0,2))
@@ -430,28 +368,7 @@ $(BUILD)/test/nobits/result: tests/nobits.sh tests/nobits/big.c tests/stub_port.
 HOST_RESULTS += $(BUILD)/test/nobits/result
 
 # ---------------------------------------------------------------- consumers
-# Projects that use stow the way a user's would, each a fixed list of steps that
-# print "ok"/"FAIL" and end "N passed, N failed" (tests/consumers/common.sh):
-#   consumer-cmake-ctest        stow as the top-level CMake project, non-default options; ctest
-#   consumer-cmake-firmware     tests/consumers/firmware: add_subdirectory, the toolchain file,
-#                               its own linker script around stow.ld, run under QEMU mps2-an386
-#   consumer-fetchcontent-cxx   tests/consumers/cxx: C++17 in two files, FetchContent from a
-#                               local clone at one commit, -Wold-style-cast -Werror
-#   consumer-install-pkgconfig  make install (PREFIX, DESTDIR), then a host program and
-#                               Cortex-M0/M4 firmware built with pkg-config, run under QEMU
-#   manifests                   library.json and the Zephyr module, which cannot be run here
-# Build trees stay in $(BUILD)/consumers/<name>, so a run rebuilds only what changed.
-CONSUMERS := cmake-ctest cmake-firmware fetchcontent-cxx install-pkgconfig
-define CONSUMER
-$(BUILD)/test/consumer-$(1)/result: FORCE
-	@STOW_BUILD='$(BUILD)' tests/run.sh consumer-$(1) $$(@D) tests/consumers/$(subst -,_,$(1)).sh \
-	    '$(CURDIR)' '$(abspath $(BUILD))/consumers/$(1)'
-HOST_RESULTS += $(BUILD)/test/consumer-$(1)/result
-endef
-$(foreach c,$(CONSUMERS),$(eval $(call CONSUMER,$(c))))
-$(BUILD)/test/manifests/result: FORCE
-	@tests/run.sh manifests $(@D) python3 tests/consumers/check_manifests.py '$(CURDIR)'
-HOST_RESULTS += $(BUILD)/test/manifests/result
+# Projects that use stow the way a user's would: install.mk.
 
 # Every source, header, linker script, script and build file starts with its SPDX
 # license line (tests/spdx.sh says which comment style each kind of file takes).
@@ -760,7 +677,8 @@ showdown-placement: $(patsubst %,$(BUILD)/bench/showdown-pad%,$(SHOWDOWN_PADS))
 	    echo "## $$pad bytes before showdown.c"; $(BUILD)/bench/showdown-pad$$pad | sed -n '/^Targets/,$$p'; \
 	done
 
-bench:
+# make bench prints this and keeps it as bench/results/bench.md (bench/record.sh).
+bench-print:
 	@$(MAKE) --no-print-directory tools-bench
 	@if ! command -v gnuplot >/dev/null 2>&1; then \
 	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -788,9 +706,11 @@ bench:
 	    echo && echo "Chart: bench/out/showdown.png"; fi
 	@echo && $(MAKE) --no-print-directory bench-replay
 	@echo && $(MAKE) --no-print-directory bench-cxx
+	@echo && $(MAKE) --no-print-directory bench-multicore
+	@echo && $(MAKE) --no-print-directory bench-freertos
 
 size: tools-size
-	@bench/size.sh
+	@bench/record.sh size bench/size.sh
 
 # ---------------------------------------------------------------- RISC-V, -m32
 # RISC-V boards under qemu-system-riscv32, built with Debian's riscv64-unknown-elf-gcc
@@ -835,8 +755,9 @@ $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result: $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/test
 RV_BOARD_RESULTS += $(BUILD)/test/$(1)$(4)-$(2)-L$(3)/result
 endef
 # Both boards at level 1 (-O2) and 2 (-O0); level 0 (-Os) on the smaller one.
-$(foreach b,$(RV_BOARDS),$(eval $(call RV_BOARD_TEST,$(b),O2,1)))
-$(eval $(call RV_BOARD_TEST,sifive_e,Os,0))
+$(eval $(call RV_BOARD_TEST,riscv-virt,O2,1))
+$(foreach p,1 2,$(eval $(call RV_BOARD_TEST,sifive_e,O2,1,-part$(p),,,$(SMALL_PART$(p)))))
+$(foreach p,1 2,$(eval $(call RV_BOARD_TEST,sifive_e,Os,0,-part$(p),,,$(SMALL_PART$(p)))))
 $(eval $(call RV_BOARD_TEST,riscv-virt,O0,2))
 # sifive_e's 16 KiB of RAM no longer hold every suite's buffers at -O0: two images.
 $(eval $(call RV_BOARD_TEST,sifive_e,O0,2,-part1,,,$(SMALL_PART1)))
@@ -1024,12 +945,28 @@ include tests/cxx/rules.mk
 # ---- containers shared between threads, per-thread scratch (tests/threads/rules.mk)
 include tests/threads/rules.mk
 
+# ---- FreeRTOS: heap_stow.c as the kernel's heap, port/freertos, the demo, test and bench
+include adapters/freertos/rules.mk
+
 # ---- adapters: stow's heap under existing code (LD_PRELOAD malloc, Lua, cJSON, mbedTLS,
 # lwIP) and the allocation-trace replay of make bench; see adapters/rules.mk.
 include adapters/rules.mk
 
 # ---- the atomic pool under concurrency: QEMU boards and host threads (tests/stress/)
 include tests/stress/rules.mk
+
+# ---- the docs kept true: links, code examples, figures (tests/docs/rules.mk)
+include tests/docs/rules.mk
+
+# ---- make install, and the consumer tests of an installed or fetched stow (install.mk)
+include install.mk
+
+# ---- embedding: headers for their macros alone, assert file names (tests/embedding/)
+include tests/embedding/rules.mk
+# ---- several cores at once: QEMU riscv virt -smp 4 and MPS2 AN521 (tests/smp/rules.mk),
+# and what they cost (bench/multicore.mk: make bench-multicore, part of make bench)
+include tests/smp/rules.mk
+include bench/multicore.mk
 
 # Last, so that every result the rules and includes above added is a prerequisite: make
 # expands a rule's prerequisites where it reads the rule (total.sh, in a recipe, sees

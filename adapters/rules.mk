@@ -4,7 +4,9 @@
 #   adapters/preload/   libstow_malloc.so, an LD_PRELOAD malloc for unmodified
 #                       Linux programs (make preload builds it), tested with
 #                       Debian's lua5.4, python3 and openssl; its trace
-#                       (STOW_HEAP_TRACE) and bench/replay.c
+#                       (STOW_HEAP_TRACE) and bench/replay.c; its size and
+#                       messages (preload-limits: bad STOW_HEAP_MB, the first
+#                       refusal, xz -9 -T2 at the default size)
 #   adapters/lua/       stow_lua.h: a lua_Alloc (liblua5.4-dev)
 #   adapters/cjson/     stow_cjson.h: cJSON_InitHooks (libcjson-dev)
 #   adapters/mbedtls/   stow_mbedtls.h: mbedtls_platform_set_calloc_free hooks;
@@ -61,7 +63,7 @@ $(PRELOAD_SO): adapters/preload/stow_malloc.c $(LIB_DEPS) adapters/rules.mk
 	$(Q)$(CC_gcc) $(ADAPTERS_CFLAGS) -DSTOW_CHECK_LEVEL=$(PRELOAD_LEVEL) -fPIC -shared -fvisibility=hidden \
 	    -fno-builtin lib/src/heap.c $< -o $@ -Wl,--no-undefined -Wl,-z,now -pthread
 preload: $(PRELOAD_SO)
-	@echo "built $(PRELOAD_SO): LD_PRELOAD=$(abspath $(PRELOAD_SO)) [STOW_HEAP_MB=256] [STOW_HEAP_STATS=1] program"
+	@echo "built $(PRELOAD_SO): LD_PRELOAD=$(abspath $(PRELOAD_SO)) [STOW_HEAP_MB=8192] [STOW_HEAP_STATS=1] program"
 
 $(ADAPTERS)/preload/test_preload: adapters/preload/test_preload.c adapters/rules.mk
 	@mkdir -p $(@D)
@@ -115,6 +117,8 @@ $(eval $(call ADAPTERS_CHECK,preload-openssl,$(PRELOAD_SO) adapters/preload/open
 $(eval $(call ADAPTERS_CHECK,preload-api,$(PRELOAD_SO) $(ADAPTERS)/preload/test_preload adapters/preload/check_api.sh,\
     adapters/preload/check_api.sh $$(abspath $$(@D))/runs $(ADAPTERS_ABS_SO) \
     $(abspath $(ADAPTERS)/preload/test_preload)))
+$(eval $(call ADAPTERS_CHECK,preload-limits,$(PRELOAD_SO) adapters/preload/check_limits.sh,\
+    adapters/preload/check_limits.sh $$(abspath $$(@D))/runs $(ADAPTERS_ABS_SO)))
 $(eval $(call ADAPTERS_CHECK,adapter-lua,$(ADAPTERS)/lua/test_lua adapters/lua/check.sh adapters/lua/workload.lua,\
     adapters/lua/check.sh $$(abspath $$(@D))/runs $(abspath $(ADAPTERS)/lua/test_lua) \
     $(CURDIR)/adapters/lua/workload.lua 30))

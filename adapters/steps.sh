@@ -15,12 +15,13 @@ step() {
     steps_run=$((steps_run + 1))
     mkdir -p "$STEPS_DIR"
     steps_log="$STEPS_DIR/step-$steps_run.log"
-    if "$@" >"$steps_log" 2>&1; then
+    steps_status=0
+    "$@" >"$steps_log" 2>&1 || steps_status=$?
+    if [ "$steps_status" -eq 0 ]; then
         echo "ok $steps_what"
         steps_passed=$((steps_passed + 1))
         return 0
     fi
-    steps_status=$?
     echo "FAIL $steps_what (exit status $steps_status, $steps_log)"
     tail -n 15 "$steps_log" | sed 's/^/    /'
     return 1
@@ -35,10 +36,11 @@ finish() {
 
 # stats_ok FILE: every process that libstow_malloc.so ran with STOW_HEAP_STATS=1
 # reported (at least one), each one's check passed and none refused a request.
+# (Each line starts "stow_malloc: <program>[<pid>]: ".)
 stats_ok() {
-    heaps=$(grep -c '^stow_malloc: heap ' "$1")
-    oks=$(grep -c '^stow_malloc: check ok$' "$1")
-    refusals=$(grep '^stow_malloc: heap ' "$1" | grep -vc ', fails 0;')
+    heaps=$(grep -c '^stow_malloc: [^ ]*\[[0-9]*\]: heap ' "$1")
+    oks=$(grep -c '^stow_malloc: [^ ]*\[[0-9]*\]: check ok$' "$1")
+    refusals=$(grep '^stow_malloc: [^ ]*\[[0-9]*\]: heap ' "$1" | grep -vc ', fails 0;')
     echo "$heaps processes reported, $oks checks ok, $refusals with refusals"
     [ "$heaps" -ge 1 ] && [ "$oks" -eq "$heaps" ] && [ "$refusals" -eq 0 ]
 }
@@ -46,9 +48,9 @@ stats_ok() {
 # summary FILE: the stats of the process that used the most heap (the program
 # itself, rather than a shell around it), for the log and the report.
 summary() {
-    awk '/^stow_malloc: heap /{ split($0, a, ", peak "); split(a[2], b, ","); p = b[1] + 0
+    awk '/^stow_malloc: [^ ]*\[[0-9]*\]: heap /{ split($0, a, ", peak "); split(a[2], b, ","); p = b[1] + 0
                                 if (p >= best) { best = p; keep = 1; line1 = $0 } else keep = 0; next }
-         /^stow_malloc: requested/ && keep { line2 = $0 }
+         /^stow_malloc: [^ ]*\[[0-9]*\]: requested/ && keep { line2 = $0 }
          END { if (line1 != "") print line1; if (line2 != "") print line2 }' "$1"
 }
 

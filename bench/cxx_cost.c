@@ -17,7 +17,7 @@ EXPORT(void, c_genpool_insert, stow_genpool_t *g, const struct cost_item *item)
     cost_handle = stow_genpool_insert(g, item);
 }
 EXPORT(void, c_genpool_remove, stow_genpool_t *g, stow_handle_t h) { cost_flag = stow_genpool_remove(g, h); }
-EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t target)
+static inline void genpool_emplace(stow_genpool_t *g, int32_t damage, uint32_t target)
 {
     stow_handle_t h;
     struct cost_item *p = (struct cost_item *)stow_genpool_alloc(g, &h);
@@ -26,6 +26,10 @@ EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t targ
         p->target = target;
     }
     cost_handle = h;
+}
+EXPORT(void, c_genpool_emplace, stow_genpool_t *g, int32_t damage, uint32_t target)
+{
+    genpool_emplace(g, damage, target);
 }
 
 /* slotmap */
@@ -57,6 +61,21 @@ EXPORT(void, c_slotmap_walk, stow_slotmap_t *m)
         sum += items[i].target;
     }
     cost_u32 = sum;
+}
+
+/* index bits of their own: the same calls (each container keeps its split) */
+EXPORT(void, c_slotmap_get_bits, stow_slotmap_t *m, stow_handle_t h) { cost_ptr = stow_slotmap_get(m, h); }
+EXPORT(void, c_genpool_emplace_bits, stow_genpool_t *g, int32_t damage, uint32_t target)
+{
+    genpool_emplace(g, damage, target);
+}
+
+/* slotmap: the handle of an item (its position, then handle_at) */
+EXPORT(void, c_slotmap_handle_of, stow_slotmap_t *m, const struct cost_item *item)
+{
+    const struct cost_item *items = (const struct cost_item *)stow_slotmap_data(m);
+    uint32_t pos = (uint32_t)(item - items);
+    cost_handle = pos < stow_slotmap_count(m) ? stow_slotmap_handle_at(m, pos) : STOW_HANDLE_NULL;
 }
 
 /* packed */
@@ -104,3 +123,6 @@ EXPORT(void, c_heap_make, stow_heap_t *h, int32_t damage, uint32_t target)
     cost_ptr = item;
 }
 EXPORT(void, c_heap_destroy, stow_heap_t *h, struct cost_item *item) { stow_heap_free(h, item); }
+EXPORT(void, c_heap_make_array, stow_heap_t *h, size_t n) { cost_ptr = stow_heap_calloc(h, n, sizeof(struct cost_item)); }
+EXPORT(void, c_heap_destroy_array, stow_heap_t *h, struct cost_item *items) { stow_heap_free(h, items); }
+

@@ -11,6 +11,8 @@ using packed_t = stow::packed<cost_item, COST_CAPACITY>;
 using pool_t = stow::pool<cost_item, COST_CAPACITY>;
 using arena_t = stow::arena<COST_ARENA_BYTES>;
 using heap_t = stow::heap<COST_HEAP_BYTES>;
+using slotmap_bits_t = stow::slotmap<cost_item, COST_CAPACITY, void, COST_INDEX_BITS>;
+using genpool_bits_t = stow::genpool<cost_item, COST_CAPACITY, void, COST_INDEX_BITS>;
 
 extern "C" {
 
@@ -44,6 +46,16 @@ void cxx_slotmap_walk(slotmap_t *m)
     cost_u32 = sum;
 }
 
+/* index bits of their own */
+void cxx_slotmap_get_bits(slotmap_bits_t *m, slotmap_bits_t::handle_type h) { cost_ptr = m->get(h); }
+void cxx_genpool_emplace_bits(genpool_bits_t *g, int32_t damage, uint32_t target)
+{
+    cost_handle = g->emplace(cost_item{damage, target}).untyped();
+}
+
+/* slotmap handle_of, in line */
+void cxx_slotmap_handle_of(slotmap_t *m, const cost_item *item) { cost_handle = m->handle_of(*item).untyped(); }
+
 /* packed */
 void cxx_packed_push(packed_t *a, int32_t damage, uint32_t target)
 {
@@ -59,4 +71,7 @@ void cxx_pool_destroy(pool_t *p, cost_item *item) { p->destroy(item); }
 void cxx_arena_make(arena_t *a, int32_t damage, uint32_t target) { cost_ptr = a->make<cost_item>(cost_item{damage, target}); }
 void cxx_heap_make(heap_t *h, int32_t damage, uint32_t target) { cost_ptr = h->make<cost_item>(cost_item{damage, target}); }
 void cxx_heap_destroy(heap_t *h, cost_item *item) { h->destroy(item); }
+void cxx_heap_make_array(heap_t *h, size_t n) { cost_ptr = h->make_array<cost_item>(n); }
+void cxx_heap_destroy_array(heap_t *h, cost_item *items) { h->destroy_array(items); }
+
 }

@@ -19,6 +19,7 @@ struct cost_item {
 #define COST_CAPACITY 64u
 #define COST_ARENA_BYTES 1024u
 #define COST_HEAP_BYTES 4096u
+#define COST_INDEX_BITS 12u /* the containers with index bits of their own */
 
 extern stow_handle_t cost_handle;
 extern void *cost_ptr;

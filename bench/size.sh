@@ -20,6 +20,9 @@
 #    rv32imac, next to all of heap.o.
 # 4. Where the bytes of each object go: its functions by size, for one core and
 #    configuration (SIZE_DETAIL, default cortex-m4 -Os L0).
+# 5. What the assert hook's text costs: Cortex-M4 -Os level 1 built again with
+#    STOW_ASSERT_TEXT 0, objects and hot path, next to the same with the text
+#    (when cortex-m4, Os and level 1 are among those built).
 #
 #   SIZE_CPUS   cores        (default: cortex-m0 cortex-m3 cortex-m4 cortex-m33 rv32imac;
 #               a RISC-V core is named by its -march: rv32imac, rv32emac...)
@@ -204,3 +207,46 @@ if [ "$detail" != none ]; then
         printf ' |\n'
     done
 fi
+
+# Part 5: the objects and hot-path images of cortex-m4 -Os L1 again, with STOW_ASSERT_TEXT 0.
+case " $cpus " in *" cortex-m4 "*) ;; *) exit 0 ;; esac
+case " $opts " in *" Os "*) ;; *) exit 0 ;; esac
+case " $levels " in *" 1 "*) ;; *) exit 0 ;; esac
+use_cpu cortex-m4
+for m in $modules; do
+    $cc $flags -Os $cpuflags -DSTOW_CHECK_LEVEL=1 -DSTOW_ASSERT_TEXT=0 -c "lib/src/$m.c" \
+        -o "$out/cortex-m4-Os-L1-notext-$m.o" &
+done
+wait
+objs=$(for m in $modules; do printf '%s ' "$out/cortex-m4-Os-L1-notext-$m.o"; done)
+for h in $modules all; do
+    $cc $flags -Os $cpuflags -DSTOW_CHECK_LEVEL=1 -DSTOW_ASSERT_TEXT=0 -DHOT_"$h" bench/hot.c $objs \
+        -nostdlib -Wl,--gc-sections -Wl,-e,hot_main -lgcc -o "$out/cortex-m4-Os-L1-notext-hot-$h.elf" &
+done
+wait
+echo
+echo "### STOW_ASSERT_TEXT: what the assert hook's text costs, cortex-m4 -Os L1 (.text +.rodata; saved: both)"
+echo
+echo "| module | object, text 1 | object, text 0 | object, saved | hot path, text 1 | hot path, text 0 | hot path, saved |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+# hot ELF: .text (hot_main and the hook taken off) and .rodata of a hot-path image
+hot() {
+    set -- "$1" $(sizes "$1")
+    echo $(($2 - $(symbol_bytes "$1" hot_main stow_port_assert_failed))) "$3"
+}
+for m in $modules all; do
+    if [ "$m" = all ]; then
+        printf '| **all modules** |'
+        set -- $(sizes $(for x in $modules; do printf '%s ' "$out/cortex-m4-Os-L1-$x.o"; done)) $(sizes $objs)
+    else
+        printf '| %s |' "$m"
+        set -- $(sizes "$out/cortex-m4-Os-L1-$m.o") $(sizes "$out/cortex-m4-Os-L1-notext-$m.o")
+    fi
+    cell "$1" "$2"
+    cell "$5" "$6"
+    printf ' %s |' $(($1 + $2 - $5 - $6))
+    set -- $(hot "$out/cortex-m4-Os-L1-hot-$m.elf") $(hot "$out/cortex-m4-Os-L1-notext-hot-$m.elf")
+    cell "$1" "$2"
+    cell "$3" "$4"
+    printf ' %s |\n' $(($1 + $2 - $3 - $4))
+done

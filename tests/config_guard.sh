@@ -4,9 +4,12 @@
 # Builds lib/ with the default options, then links tests/config_guard/user.c
 # against it, for each container (arena, pool, genpool, slotmap, packed) made
 # once by its DEFINE and once by its init function: with options that match it
-# must link; with each option that changes a layout or a handle encoding set
-# otherwise the link must fail, and the linker's message must name that option
-# and the value the program used. Writes "passed failed" to DIR/result, one case
+# must link, with no note from the library; with each option that changes a
+# layout or a handle encoding set otherwise the link must fail, and the linker's
+# output must name that option with the value the program used and, in the
+# library's note (lib/src/internal.h), the value the library was built with
+# (the defaults: STOW_CHECK_LEVEL_1, STOW_HANDLE_INDEX_BITS_16,
+# STOW_GENERATION_OVERFLOW_WRAP). Writes "passed failed" to DIR/result, one case
 # per link, and the linker output to DIR/log. LDLIBS, from the environment, goes
 # after the library (-lgcc for a -nostdlib link).
 dir=$1
@@ -29,12 +32,15 @@ done
 rm -f "$dir/libstow.a"
 ar rcs "$dir/libstow.a" $objs 2>>"$dir/log" || arm-none-eabi-ar rcs "$dir/libstow.a" $objs
 
-# link NAME EXPECT(ok|fail) NEEDLE FLAGS...: NEEDLE must appear in a failed link's output.
+# link NAME EXPECT(ok|fail) NEEDLE LIBRARY FLAGS...: a failed link's output must name
+# NEEDLE, and say "the library with LIBRARY"; a link that succeeds must print no
+# note of stow's.
 link() {
     name=$1
     expect=$2
     needle=$3
-    shift 3
+    library=$4
+    shift 4
     echo "== $name: $*" >>"$dir/log"
     # shellcheck disable=SC2086 # LDLIBS holds several words
     if "$cc" "$@" tests/config_guard/user.c tests/stub_port.c "$dir/libstow.a" $LDLIBS -o "$dir/$name.out" >"$dir/$name.txt" 2>&1; then
@@ -49,30 +55,41 @@ link() {
     elif [ "$got" = fail ] && ! grep -q "$needle" "$dir/$name.txt"; then
         echo "FAIL config-guard $name: the link failed without naming $needle" | tee -a "$dir/log"
         failed=$((failed + 1))
+    elif [ "$got" = fail ] &&
+        ! grep -q "warning: stow: this file was built with $needle, the library with $library;" "$dir/$name.txt"
+    then
+        echo "FAIL config-guard $name: the link failed without naming the library's $library" |
+            tee -a "$dir/log"
+        failed=$((failed + 1))
+    elif [ "$got" = ok ] && grep -q "warning: stow:" "$dir/$name.txt"; then
+        echo "FAIL config-guard $name: a link with matching options printed a note" | tee -a "$dir/log"
+        failed=$((failed + 1))
     else
         passed=$((passed + 1))
     fi
 }
 
 module=0
-for name in arena pool genpool slotmap packed heap; do
+for kind in arena pool genpool slotmap packed heap; do
     module=$((module + 1))
     for way in define init; do
         extra=-DGUARD_MODULE=$module
         [ "$way" = init ] && extra="$extra -DGUARD_BY_INIT"
-        case=$name-$way
+        case=$kind-$way
         # shellcheck disable=SC2086 # extra holds several words
-        link "$case-same" ok - "$@" $extra
-        link "$case-level" fail STOW_CHECK_LEVEL_2 "$@" $extra -DSTOW_CHECK_LEVEL=2
-        link "$case-index-bits" fail STOW_HANDLE_INDEX_BITS_12 "$@" $extra -DSTOW_HANDLE_INDEX_BITS=12
-        link "$case-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE "$@" $extra \
-            -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+        link "$case-same" ok - - "$@" $extra
+        link "$case-level" fail STOW_CHECK_LEVEL_2 STOW_CHECK_LEVEL_1 "$@" $extra -DSTOW_CHECK_LEVEL=2
+        link "$case-level-0" fail STOW_CHECK_LEVEL_0 STOW_CHECK_LEVEL_1 "$@" $extra -DSTOW_CHECK_LEVEL=0
+        link "$case-index-bits" fail STOW_HANDLE_INDEX_BITS_12 STOW_HANDLE_INDEX_BITS_16 "$@" $extra \
+            -DSTOW_HANDLE_INDEX_BITS=12
+        link "$case-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE STOW_GENERATION_OVERFLOW_WRAP \
+            "$@" $extra -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
     done
 done
 # The same values spelled otherwise are the same options.
-link pool-define-same-spelled-otherwise ok - "$@" -DGUARD_MODULE=2 "-DSTOW_CHECK_LEVEL=(1)" \
+link pool-define-same-spelled-otherwise ok - - "$@" -DGUARD_MODULE=2 "-DSTOW_CHECK_LEVEL=(1)" \
     -DSTOW_HANDLE_INDEX_BITS=16u
-link genpool-init-same-spelled-otherwise ok - "$@" -DGUARD_MODULE=3 -DGUARD_BY_INIT \
+link genpool-init-same-spelled-otherwise ok - - "$@" -DGUARD_MODULE=3 -DGUARD_BY_INIT \
     "-DSTOW_CHECK_LEVEL=(1)" -DSTOW_HANDLE_INDEX_BITS=16u
 echo "$passed $failed" >"$dir/result"
 printf '%-34s %s passed, %s failed\n' "$(basename "$dir")" "$passed" "$failed"

@@ -14,6 +14,8 @@ STOW_GENPOOL_DEFINE_TYPED_STATIC(cxx_genpool_typed, int, 2);
 STOW_SLOTMAP_DEFINE(cxx_slotmap, int, 4);
 STOW_SLOTMAP_DEFINE_TYPED_STATIC(cxx_slotmap_typed, double, 3);
 STOW_SLOTMAP_DEFINE_TYPED(cxx_slotmap_typed_extern, char, 5);
+STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(cxx_genpool_bits, int, 4096, 12);
+STOW_SLOTMAP_DEFINE_TYPED_BITS(cxx_slotmap_bits, char, 4096, 12);
 STOW_PACKED_DEFINE(cxx_packed, int, 4);
 STOW_PACKED_DEFINE_STATIC(cxx_packed_static, char, 3);
 // Capacities of other types than int, and DEFINEs in a namespace.
@@ -51,7 +53,10 @@ int stow_cxx_check(void)
               cxx_genpool_typed_get(t) != nullptr && cxx_slotmap_typed_get(st) != nullptr &&
               stow_slotmap_get(&cxx_slotmap, stow_slotmap_insert(&cxx_slotmap, &two)) != nullptr &&
               pushed != nullptr && stow_packed_push(&cxx_packed) != nullptr && ints != nullptr &&
-              pooled != nullptr && pd == pa && pa == pdata && bytes != 0u;
+              pooled != nullptr && pd == pa && pa == pdata && bytes != 0u &&
+              cxx_genpool_bits_index(cxx_genpool_bits_insert(&two)) + cxx_slotmap_bits_generation(
+                                                                         cxx_slotmap_bits_insert(&letter)) ==
+                  1u;
     double sum = 0.0;
     STOW_GENPOOL_FOREACH(&cxx_genpool, double, v) {
         sum += *v;

@@ -45,6 +45,8 @@ STOW_SLOTMAP_DEFINE_STATIC(ci_slotmap_static, char, 5);
 STOW_SLOTMAP_DEFINE_TYPED(ci_slotmap_typed, item, 2);
 STOW_SLOTMAP_DEFINE_TYPED_STATIC(ci_slotmap_typed_static, double, 3);
 STOW_SLOTMAP_DECLARE_TYPED(ci_slotmap_shared, struct shared_item);
+STOW_GENPOOL_DEFINE_TYPED_BITS(ci_genpool_bits, item, 64, 6);
+STOW_SLOTMAP_DEFINE_TYPED_BITS(ci_slotmap_bits, item, 64, 6);
 
 // The item type complete at last, as in the one file that defines a shared container.
 struct shared_item {

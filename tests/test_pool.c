@@ -172,7 +172,7 @@ static void defined_matches_init(stow_pool_t *defined, unsigned char *buf, size_
      * check there, an init'ed one NULL. */
     CHECK_BYTES_EQ(&made, defined, offsetof(stow_pool_t, config));
     CHECK_NULL(made.config);
-    CHECK_PTR_EQ(defined->config, STOW__CONFIG_GUARD);
+    CHECK(STOW__CONFIG_GUARD_IS_HERE(defined->config));
     CHECK(stow_pool_check(defined));
     /* every block, once, then back */
     stow_pool_t *p = defined;

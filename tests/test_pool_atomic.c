@@ -213,7 +213,40 @@ TEST(pool_atomic_level2_double_free_poison_and_links)
 }
 #endif
 
-#if !defined(STOW_TEST_TARGET) && STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+/* The tagged head (pool_atomic.c): the first block's index + 1 in the bits up to
+ * the capacity's top bit (in a 64-bit word, the low 32), and above them a tag
+ * that every change of the head moves on by one and that wraps to 0. */
+TEST(pool_atomic_tagged_head_counts_every_change_and_wraps)
+{
+    CHECK_CALL(afresh(5));
+    unsigned index_bits = STOW__POOL_HEAD_BITS == 64 ? 32u : 3u; /* capacity 5: 3 bits */
+    uint64_t tag1 = UINT64_C(1) << index_bits;
+    unsigned char *x = (unsigned char *)stow_pool_alloc_atomic(&apool);
+    CHECK_PTR_EQ(x, atomic_buf);
+    CHECK_EQ(apool.tagged_head, 0u); /* a never-used block: the head did not change */
+    stow_pool_free_atomic(&apool, x);
+    CHECK_EQ(apool.tagged_head, tag1 | 1u); /* tag 1, block 0 */
+    CHECK_PTR_EQ(stow_pool_alloc_atomic(&apool), x);
+    CHECK_EQ(apool.tagged_head, 2u * tag1); /* tag 2, empty */
+    stow_pool_free_atomic(&apool, x);
+    CHECK_EQ(apool.tagged_head, 3u * tag1 | 1u);
+    /* The largest tag, block 0 first: the next change wraps the tag to 0. */
+#if STOW__POOL_HEAD_BITS == 64
+    apool.tagged_head = (UINT64_MAX & ~(tag1 - 1u)) | 1u;
+#else
+    apool.tagged_head = (uint32_t)((UINT32_MAX & ~(tag1 - 1u)) | 1u);
+#endif
+    CHECK_PTR_EQ(stow_pool_alloc_atomic(&apool), x);
+    CHECK_EQ(apool.tagged_head, 0u);
+    CHECK(stow_pool_check(&apool));
+    stow_pool_free_atomic(&apool, x);
+    CHECK_EQ(apool.tagged_head, tag1 | 1u);
+    CHECK(stow_pool_check(&apool));
+}
+#endif
+
+#if !defined(STOW_TEST_TARGET) && STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED && STOW__POOL_HEAD_BITS == 64
 /* The host build is C11 atomics on a 64-bit word: lock-free, as the header says. */
 #include <stdatomic.h>
 TEST(pool_atomic_host_word_is_lock_free)
@@ -240,7 +273,10 @@ void stow_test_suite_pool_atomic(void)
 #if STOW_CHECK_LEVEL >= 2
     RUN(pool_atomic_level2_double_free_poison_and_links);
 #endif
-#if !defined(STOW_TEST_TARGET) && STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+    RUN(pool_atomic_tagged_head_counts_every_change_and_wraps);
+#endif
+#if !defined(STOW_TEST_TARGET) && STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED && STOW__POOL_HEAD_BITS == 64
     RUN(pool_atomic_host_word_is_lock_free);
 #endif
 }

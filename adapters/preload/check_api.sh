@@ -18,18 +18,19 @@ mkdir -p "$dir"
 api() {
     # (its refusals are on purpose: a request larger than the heap, calloc's overflow)
     LD_PRELOAD="$so" STOW_HEAP_MB=64 STOW_HEAP_STATS=1 "$prog" 2>"$dir/api.err" && cat "$dir/api.err" &&
-        grep -q '^stow_malloc: check ok$' "$dir/api.err"
+        grep -q '^stow_malloc: [^ ]*\[[0-9]*\]: check ok$' "$dir/api.err"
 }
 double_free() {
     status=0
     LD_PRELOAD="$so" "$prog" double 2>"$dir/double.err" || status=$?
     cat "$dir/double.err"
     [ "$status" -eq 134 ] &&
-        grep -q '^stow_malloc: contract violation: stow_heap_free: not a live block' "$dir/double.err"
+        grep -q '^stow_malloc: test_preload\[[0-9]*\]: contract violation: stow_heap_free: not a live block' \
+            "$dir/double.err"
 }
 foreign() {
     LD_PRELOAD="$so" STOW_HEAP_STATS=1 "$prog" foreign 2>"$dir/foreign.err" && cat "$dir/foreign.err" &&
-        grep -q 'foreign frees 1$' "$dir/foreign.err" && grep -q '^stow_malloc: check ok$' "$dir/foreign.err"
+        grep -q 'foreign frees 1$' "$dir/foreign.err" && grep -q '^stow_malloc: [^ ]*\[[0-9]*\]: check ok$' "$dir/foreign.err"
 }
 too_small() {
     status=0
@@ -37,7 +38,7 @@ too_small() {
         'local t = {} for i = 1, 1e6 do t[i] = ("x"):rep(100) .. i end' 2>"$dir/small.err" || status=$?
     cat "$dir/small.err"
     [ "$status" -ne 0 ] && grep -q 'not enough memory' "$dir/small.err" &&
-        grep -q '^stow_malloc: check ok$' "$dir/small.err" && ! grep -q ', fails 0;' "$dir/small.err"
+        grep -q '^stow_malloc: [^ ]*\[[0-9]*\]: check ok$' "$dir/small.err" && ! grep -q ', fails 0;' "$dir/small.err"
 }
 step "test_preload on libstow_malloc.so: every call, threads, fork; check ok at exit" api
 step "a double free aborts with the heap's contract-violation message" double_free

@@ -9,10 +9,27 @@
  * symbols) is served by one stow_heap_t over storage mapped at the first call.
  *
  * Environment, read once, at the first call:
- *   STOW_HEAP_MB=n        the heap's storage in MiB (default 256; at least 1).
- *                         Mapped with MAP_NORESERVE: only the pages the heap
- *                         touches cost memory. A request that does not fit
- *                         returns NULL with errno ENOMEM, like any malloc.
+ *   STOW_HEAP_MB=n        the heap's storage in MiB, a whole number from 1 (default
+ *                         8192 with 64-bit pointers, 1024 with 32-bit ones; where
+ *                         the system will not map that much, the largest of its
+ *                         halves it maps, down to 64). Mapped with MAP_NORESERVE:
+ *                         only the pages the heap touches cost memory, so the
+ *                         default costs address space, not RAM. It runs what we
+ *                         measured: xz -9 -T2 asks for 2.5 GB at most and
+ *                         takes up to 4.0 GB of the heap (its few huge blocks
+ *                         round up), gcc -O2 on a 1000-line file 6 MB, python3,
+ *                         lua5.4 and openssl under 25 MB. Any other value (0,
+ *                         abc, -5, 64MB, one whose bytes overflow, one the
+ *                         system will not map) stops the program at its first
+ *                         allocation with a one-line message and exit status
+ *                         2, rather than running it on a size it did not ask
+ *                         for. A request that does not
+ *                         fit returns NULL with errno ENOMEM, like any malloc,
+ *                         and the first one refused says so on stderr, with the
+ *                         program, its pid, the size asked, the heap's size and
+ *                         the variable to raise:
+ *                           stow_malloc: xz[4242]: refused 201326592 bytes: the heap
+ *                           (STOW_HEAP_MB=256, 268435456 bytes) is full; raise STOW_HEAP_MB
  *   STOW_HEAP_STATS=1     at exit, three lines on stderr (a copy of it made at
  *                         the first call, fd 900 or the lowest free one above
  *                         2, since some programs close stderr before they
@@ -20,7 +37,10 @@
  *                         (capacity, used, peak, fails), the requested bytes
  *                         (live and peak) and the footprint (below), and the
  *                         result of stow_heap_check(): "check ok" or
- *                         "check FAILED".
+ *                         "check FAILED". Every line this library writes starts
+ *                         "stow_malloc: <program>[<pid>]: ", the program being
+ *                         the base name of argv[0] (each process of a pipeline
+ *                         or a build has its own lines).
  *   STOW_HEAP_TRACE=file  one line per call to file (a "%p" in the name becomes
  *                         the process id); see "Trace" below.
  *
@@ -67,7 +87,9 @@
  *   r id size old      realloc of block old; the result is block id
  *   f id 0 0           free (or realloc(p, 0)); free(NULL) is not recorded
  * Ids count from 1 in allocation order; id 0 is a refused request (no block).
- * The first line is "# stow trace 1". bench/replay.c replays such a file.
+ * The first line is "# stow trace 1: op id size arg", the second "# pid <pid>
+ * program <name>" (bench/replay.c, which replays such a file, skips lines that
+ * start with '#').
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -87,8 +109,10 @@
 #define EXPORT __attribute__((visibility("default")))
 
 #ifndef STOW_MALLOC_DEFAULT_MB
-#define STOW_MALLOC_DEFAULT_MB 256u
+#define STOW_MALLOC_DEFAULT_MB (sizeof(void *) >= 8u ? 8192u : 1024u)
 #endif
+/* The smallest the default falls back to where the system maps less. */
+#define STOW_MALLOC_FLOOR_MB 64u
 
 extern char **environ;
 
@@ -98,6 +122,10 @@ static int state;              /* 0: not set up; 1: ready; -1: no storage */
 static unsigned char *heap_lo; /* the storage, [heap_lo, heap_hi) */
 static unsigned char *heap_hi;
 static size_t heap_bytes;
+static size_t heap_mb;
+static bool heap_mb_set;       /* STOW_HEAP_MB given (else the default) */
+static bool said_refused;      /* the first refusal has been reported */
+static char program[64] = "?"; /* base name of argv[0] */
 static bool want_stats;
 static int stats_fd = STDERR_FILENO; /* a copy of stderr, made at set-up: some programs close theirs at exit */
 static uint64_t calls;
@@ -119,8 +147,6 @@ static void put(int fd, const char *text, size_t len)
         len -= (size_t)n;
     }
 }
-
-static void put_str(int fd, const char *text) { put(fd, text, strlen(text)); }
 
 /* Decimal digits of v, written backwards from end; returns the first digit. */
 static char *digits_of(uint64_t v, char *end)
@@ -166,6 +192,28 @@ static void add_ratio(struct line *l, uint64_t num, uint64_t den)
     char frac[4] = {'.', (char)('0' + (int)(hundredths / 10u % 10u)), (char)('0' + (int)(hundredths % 10u)),
                     '\0'};
     add(l, frac);
+}
+
+/* "stow_malloc: <program>[<pid>]: ", which starts every line this library writes
+ * (the pid read now: a forked child has its own). */
+static void add_prefix(struct line *l)
+{
+    add(l, "stow_malloc: ");
+    add(l, program);
+    add(l, "[");
+    add_u64(l, (uint64_t)getpid());
+    add(l, "]: ");
+}
+
+/* One line, prefixed, to fd. */
+static void say(int fd, const char *text)
+{
+    char buf[512];
+    struct line l = {buf, 0u, sizeof buf - 1u};
+    add_prefix(&l);
+    add(&l, text);
+    add(&l, "\n");
+    put(fd, buf, l.len);
 }
 
 /* ---- the environment ------------------------------------------------------------------ */
@@ -215,18 +263,63 @@ static const char *env(const char *name)
     return NULL;
 }
 
-static size_t env_size(const char *name, size_t fallback)
+/* The program's name: argv[0] from /proc/self/cmdline without its directory. */
+static void read_program(void)
 {
-    const char *v = env(name);
-    if (v == NULL || *v < '0' || *v > '9') {
-        return fallback;
+    char buf[256];
+    ssize_t n = -1;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof buf - 1u);
+        close(fd);
+    }
+    if (n <= 0) {
+        return;
+    }
+    buf[n] = '\0';
+    const char *base = buf;
+    for (const char *c = buf; *c != '\0'; c++) {
+        if (*c == '/' && c[1] != '\0') {
+            base = c + 1;
+        }
+    }
+    size_t len = strlen(base);
+    if (len >= sizeof program) {
+        len = sizeof program - 1u;
+    }
+    memcpy(program, base, len);
+    program[len] = '\0';
+}
+
+/* STOW_HEAP_MB: unset or empty, the default; a whole number of MiB from 1 whose
+ * bytes fit in size_t; anything else stops the program with a message. */
+static size_t heap_mb_from_env(void)
+{
+    const char *v = env("STOW_HEAP_MB");
+    if (v == NULL || *v == '\0') {
+        return 0u;
     }
     size_t n = 0;
-    for (; *v >= '0' && *v <= '9'; v++) {
-        if (n > SIZE_MAX / 10u - 1u) {
-            return fallback;
-        }
-        n = n * 10u + (size_t)(*v - '0');
+    bool fits = true;
+    const char *c = v;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        size_t digit = (size_t)(*c - '0');
+        fits = fits && n <= (SIZE_MAX / (1024u * 1024u) - digit) / 10u;
+        n = n * 10u + digit;
+    }
+    if (*c != '\0' || n == 0u || !fits) {
+        char text[256];
+        struct line l = {text, 0u, sizeof text - 1u};
+        add(&l, "STOW_HEAP_MB=");
+        add(&l, v);
+        add(&l, " is not a heap size: give a whole number of MiB from 1 to ");
+        add_u64(&l, SIZE_MAX / (1024u * 1024u));
+        add(&l, ", or leave it unset for the default (");
+        add_u64(&l, STOW_MALLOC_DEFAULT_MB);
+        add(&l, ")");
+        text[l.len] = '\0';
+        say(STDERR_FILENO, text);
+        _exit(2);
     }
     return n;
 }
@@ -348,11 +441,17 @@ static void open_trace(const char *name)
     path[l.len] = '\0';
     trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (trace_fd < 0) {
-        put_str(STDERR_FILENO, "stow_malloc: cannot open the trace file; not tracing\n");
+        say(STDERR_FILENO, "cannot open the trace file (STOW_HEAP_TRACE); not tracing");
         return;
     }
-    static const char head[] = "# stow trace 1: op id size arg\n";
-    put(trace_fd, head, sizeof head - 1u);
+    char head[160];
+    struct line h = {head, 0u, sizeof head};
+    add(&h, "# stow trace 1: op id size arg\n# pid ");
+    add_u64(&h, (uint64_t)getpid());
+    add(&h, " program ");
+    add(&h, program);
+    add(&h, "\n");
+    put(trace_fd, head, h.len);
 }
 
 /* Called with the lock held. True when the heap is ready. */
@@ -362,11 +461,12 @@ static bool ready(void)
         return state > 0;
     }
     state = -1;
-    size_t mb = env_size("STOW_HEAP_MB", STOW_MALLOC_DEFAULT_MB);
-    if (mb == 0u || mb > SIZE_MAX / (1024u * 1024u)) {
+    read_program();
+    size_t mb = heap_mb_from_env();
+    heap_mb_set = mb != 0u;
+    if (!heap_mb_set) {
         mb = STOW_MALLOC_DEFAULT_MB;
     }
-    heap_bytes = mb * 1024u * 1024u;
     const char *stats = env("STOW_HEAP_STATS");
     want_stats = stats != NULL && stats[0] != '\0' && strcmp(stats, "0") != 0;
     const char *trace = env("STOW_HEAP_TRACE");
@@ -377,17 +477,30 @@ static bool ready(void)
         }
         stats_fd = fd >= 0 ? fd : STDERR_FILENO;
     }
-    heap_lo = map(heap_bytes);
+    heap_lo = map(mb * 1024u * 1024u);
+    while (heap_lo == NULL && !heap_mb_set && mb / 2u >= STOW_MALLOC_FLOOR_MB) {
+        mb /= 2u;
+        heap_lo = map(mb * 1024u * 1024u);
+    }
+    heap_mb = mb;
+    heap_bytes = mb * 1024u * 1024u;
     if (heap_lo == NULL || !stow_heap_init(&heap, heap_lo, heap_bytes)) {
-        put_str(STDERR_FILENO, "stow_malloc: cannot map the heap's storage (STOW_HEAP_MB); every "
-                               "allocation will fail\n");
-        return false;
+        char text[200];
+        struct line l = {text, 0u, sizeof text - 1u};
+        add(&l, "cannot map ");
+        add_u64(&l, heap_bytes);
+        add(&l, " bytes for the heap (STOW_HEAP_MB=");
+        add_u64(&l, mb);
+        add(&l, "): set STOW_HEAP_MB lower");
+        text[l.len] = '\0';
+        say(STDERR_FILENO, text);
+        _exit(2);
     }
     heap_hi = heap_lo + heap_bytes;
     if (want_stats || (trace != NULL && trace[0] != '\0')) {
         slots = map(heap_bytes / STOW_HEAP_ALIGN * sizeof(struct slot));
         if (slots == NULL) {
-            put_str(STDERR_FILENO, "stow_malloc: no room for the statistics' side table\n");
+            say(STDERR_FILENO, "no room for the statistics' side table");
         } else if (trace != NULL && trace[0] != '\0') {
             open_trace(trace);
         }
@@ -407,9 +520,12 @@ void stow_port_assert_failed(const char *expr, const char *file, int line)
 {
     (void)file;
     (void)line;
-    put_str(STDERR_FILENO, "stow_malloc: contract violation: ");
-    put_str(STDERR_FILENO, expr);
-    put_str(STDERR_FILENO, "\n");
+    char text[400];
+    struct line l = {text, 0u, sizeof text - 1u};
+    add(&l, "contract violation: ");
+    add(&l, expr);
+    text[l.len] = '\0';
+    say(STDERR_FILENO, text);
     /* abort() may run a signal handler that allocates: let it. */
     pthread_mutex_unlock(&lock);
     abort();
@@ -444,6 +560,27 @@ void stow_port_unlock(uint32_t *word, uint32_t s)
 
 /* ---- the calls ----------------------------------------------------------------------------- */
 
+/* The first request the heap refuses: one line on stderr (the later ones are
+ * the program's to report). Called with the lock held. */
+static void refused(uint64_t size)
+{
+    if (said_refused) {
+        return;
+    }
+    said_refused = true;
+    char text[300];
+    struct line l = {text, 0u, sizeof text - 1u};
+    add(&l, "refused ");
+    add_u64(&l, size);
+    add(&l, " bytes: the heap (STOW_HEAP_MB=");
+    add_u64(&l, heap_mb);
+    add(&l, heap_mb_set ? ", " : " by default, ");
+    add_u64(&l, heap_bytes);
+    add(&l, " bytes) is full; raise STOW_HEAP_MB");
+    text[l.len] = '\0';
+    say(STDERR_FILENO, text);
+}
+
 static void *alloc_locked(char op, size_t size, size_t align, uint64_t arg)
 {
     calls++;
@@ -460,6 +597,9 @@ static void *alloc_locked(char op, size_t size, size_t align, uint64_t arg)
         p = stow_heap_alloc(&heap, size);
     }
     uint32_t id = p != NULL ? note_alloc(p, size) : 0u;
+    if (p == NULL) {
+        refused(size);
+    }
     trace_line(op, id, size, op == 'a' ? align : arg);
     return p;
 }
@@ -523,8 +663,8 @@ EXPORT void *realloc(void *p, size_t size)
     calls++;
     if (state <= 0 || !ours(p)) {
         pthread_mutex_unlock(&lock);
-        put_str(STDERR_FILENO, "stow_malloc: realloc of a pointer the heap did not give (allocated "
-                               "before libstow_malloc took over?): its size is unknown\n");
+        say(STDERR_FILENO, "realloc of a pointer the heap did not give (allocated before "
+                           "libstow_malloc took over?): its size is unknown");
         abort();
     }
     void *q = stow_heap_realloc(&heap, p, size);
@@ -534,6 +674,7 @@ EXPORT void *realloc(void *p, size_t size)
         id = note_alloc(q, size);
         trace_line('r', id, size, old);
     } else {
+        refused(size);
         trace_line('r', 0u, size, slots != NULL ? slot_of(p)->id : 0u);
     }
     pthread_mutex_unlock(&lock);
@@ -655,9 +796,10 @@ __attribute__((destructor)) static void stow_malloc_end(void)
     stow_stats_t st;
     stow_heap_stats(&heap, &st);
     bool ok = stow_heap_check(&heap);
-    char text[512];
+    char text[640];
     struct line l = {text, 0u, sizeof text};
-    add(&l, "stow_malloc: heap ");
+    add_prefix(&l);
+    add(&l, "heap ");
     add_u64(&l, heap_bytes);
     add(&l, " bytes: capacity ");
     add_u64(&l, st.capacity);
@@ -673,7 +815,8 @@ __attribute__((destructor)) static void stow_malloc_end(void)
     add_u64(&l, foreign_frees);
     add(&l, "\n");
     if (slots != NULL) {
-        add(&l, "stow_malloc: requested bytes: live ");
+        add_prefix(&l);
+        add(&l, "requested bytes: live ");
         add_u64(&l, live_requested);
         add(&l, ", peak ");
         add_u64(&l, peak_requested);
@@ -685,7 +828,8 @@ __attribute__((destructor)) static void stow_malloc_end(void)
         add_ratio(&l, footprint, peak_requested);
         add(&l, "\n");
     }
-    add(&l, ok ? "stow_malloc: check ok\n" : "stow_malloc: check FAILED\n");
+    add_prefix(&l);
+    add(&l, ok ? "check ok\n" : "check FAILED\n");
     pthread_mutex_unlock(&lock);
     put(stats_fd, text, l.len);
 }

@@ -218,7 +218,7 @@ static STOW__NOINLINE void *alloc_slow(stow_arena_t *a, size_t size, size_t mask
         }
 #if STOW_CHECK_LEVEL >= 1
         if (b->head != a) {
-            stow_port_assert_failed(what, __FILE__, __LINE__);
+            stow_port_assert_failed(what, STOW__FILE, __LINE__);
             return NULL;
         }
 #endif

@@ -3,7 +3,7 @@
  *
  * Representation: items[capacity] at a fixed stride, words[capacity] (one uint32_t
  * per slot) and bits[] (one occupancy bit per slot). With IB index bits and the
- * index mask M, slot i's word w is
+ * index mask M (the pool's index_mask: 2^IB - 1, its own split), slot i's word w is
  *     live:     w == gen << IB | i            (gen >= 1: w is the item's handle)
  *     free:     w == gen << IB | link, link != i   (gen >= 1: the generation the slot
  *                                           hands out next; link: next free slot)
@@ -52,8 +52,6 @@
 #include "stow/genpool.h"
 #include "internal.h"
 
-#define MASK STOW_HANDLE_INDEX_MASK
-#define GEN_ONE (UINT32_C(1) << STOW_HANDLE_INDEX_BITS) /* generation 1, index 0 */
 
 static inline uint32_t *words_of(const stow_genpool_t *g) { return (uint32_t *)g->words; }
 static inline uint32_t *bits_of(const stow_genpool_t *g) { return (uint32_t *)g->bits; }
@@ -75,12 +73,12 @@ static inline stow_handle_t handle_from(uint32_t bits)
 }
 
 /* Retired slots (STOW_GEN_RETIRE) lie in runs of consecutive slots; both end slots of a run hold
- * its length, n, in the word x ^ min(n, MASK) (generation 0; never x itself, so
+ * its length, n, in the word x ^ min(n, M) (generation 0; never x itself, so
  * never live). Interior words are anything with generation 0 other than their
  * index, and are never read. */
-static inline uint32_t run_word(uint32_t x, uint32_t n) { return x ^ (n < MASK ? n : MASK); }
+static inline uint32_t run_word(uint32_t x, uint32_t n, uint32_t mask) { return x ^ (n < mask ? n : mask); }
 
-static inline bool is_retired(uint32_t w, uint32_t x) { return (w & ~MASK) == 0u && w != x; }
+static inline bool is_retired(uint32_t w, uint32_t x, uint32_t mask) { return (w & ~mask) == 0u && w != x; }
 
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
 /* The length of the run that starts at x (word w), cut at top: only a run of all
@@ -156,6 +154,7 @@ bool stow_genpool_init(stow_genpool_t *g, void *buf, size_t buf_size, size_t ite
     g->fails = 0u;
     g->config = NULL;
     g->lock = 0u;
+    g->index_mask = STOW_HANDLE_INDEX_MASK;
     /* ASan builds: the words and bits may lie where an older container released
      * memory. (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(g->words, (size_t)(need - words_offset));
@@ -189,17 +188,18 @@ static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
 static uint32_t retire_slot(stow_genpool_t *g, uint32_t i, uint32_t top)
 {
     uint32_t *words = words_of(g);
+    uint32_t mask = g->index_mask;
     uint32_t first = i, last = i;
-    if (i > 0u && is_retired(words[i - 1u], i - 1u)) {
+    if (i > 0u && is_retired(words[i - 1u], i - 1u, mask)) {
         first = i - (words[i - 1u] ^ (i - 1u));
     }
-    if (i + 1u < top && is_retired(words[i + 1u], i + 1u)) {
+    if (i + 1u < top && is_retired(words[i + 1u], i + 1u, mask)) {
         last = i + (words[i + 1u] ^ (i + 1u));
     }
     uint32_t n = last - first + 1u;
-    words[i] = run_word(i, n); /* an interior word, unless i is an end */
-    words[first] = run_word(first, n);
-    words[last] = run_word(last, n);
+    words[i] = run_word(i, n, mask); /* an interior word, unless i is an end */
+    words[first] = run_word(first, n, mask);
+    words[last] = run_word(last, n, mask);
     clear_bit(bits_of(g), i);
     g->retired++;
     return last;
@@ -213,7 +213,7 @@ static inline void step_over_run(stow_genpool_t *g)
     uint32_t i = g->bump;
     if (i < g->reached) {
         uint32_t w = words_of(g)[i];
-        if (is_retired(w, i)) {
+        if (is_retired(w, i, g->index_mask)) {
             uint32_t n = run_from(w, i, g->reached);
             g->bump = i + n;
             g->retired_below += n;
@@ -235,23 +235,25 @@ static inline void step_over_run(stow_genpool_t *g)
 static inline uint32_t take_used_before(stow_genpool_t *g)
 {
     uint32_t *words = words_of(g);
+    const uint32_t mask = g->index_mask;
     uint32_t w = 0u;
     while (g->bump < g->capacity) {
         uint32_t i = g->bump;
         if (i >= g->reached) {
             g->bump = i + 1u;
-            w = make_live(g, i, GEN_ONE | i); /* past every slot used before */
+            w = make_live(g, i, (mask + 1u) | i); /* past every slot used before */
             break;
         }
         uint32_t old = words[i];
         uint32_t next;
-        if ((old & MASK) == i) { /* live when cleared: its next generation */
-            next = (old | MASK) + 1u;
+        if ((old & mask) == i) { /* live when cleared: its next generation */
+            next = (old | mask) + 1u;
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
-            next = next != 0u ? next : GEN_ONE;
+            /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
+            next = next != 0u ? next : mask + 1u;
 #endif
         } else {
-            next = old & ~MASK; /* free: the generation it kept; retired: 0 */
+            next = old & ~mask; /* free: the generation it kept; retired: 0 */
         }
         if (next != 0u) {
             g->bump = i + 1u;
@@ -267,7 +269,7 @@ static inline uint32_t take_used_before(stow_genpool_t *g)
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
         /* Retired already (a run starting at i), or its last generation died in
          * the clear: either way a run of retired slots starts at i. */
-        uint32_t last = (old & MASK) == i ? retire_slot(g, i, g->reached)
+        uint32_t last = (old & mask) == i ? retire_slot(g, i, g->reached)
                                           : i + run_from(old, i, g->reached) - 1u;
         g->retired_below += last - i + 1u;
         g->bump = last + 1u;
@@ -294,7 +296,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
     if (free_count != 0u) {
         slot = g->free_head;
         uint32_t old = words[slot];
-        uint32_t link = old & MASK;
+        uint32_t link = old & g->index_mask;
         g->free_count = free_count - 1u;
         g->free_head = link;
         word = old + (slot - link); /* the generation it kept, its own index */
@@ -308,7 +310,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
             return false;
         }
         g->bump = slot + 1u;
-        word = GEN_ONE | slot;
+        word = (g->index_mask + 1u) | slot; /* generation 1 */
         words[slot] = word;
     }
     stow__acquire(item_at(g, slot), g->item_size);
@@ -344,7 +346,7 @@ static STOW__NOINLINE uint32_t take_slow(stow_genpool_t *g, const void *src)
 {
     uint32_t w = take_used_before(g);
     if (w != 0u) {
-        unsigned char *item = item_at(g, w & MASK);
+        unsigned char *item = item_at(g, w & g->index_mask);
         if (src != NULL) {
             copy_item(g, item, (const unsigned char *)src);
         } else {
@@ -360,7 +362,7 @@ void *stow_genpool_alloc(stow_genpool_t *g, stow_handle_t *out)
     uint32_t i, w;
     if (!take_fast(g, &i, &w)) {
         w = take_slow(g, NULL);
-        i = w & MASK;
+        i = w & g->index_mask;
         if (out != NULL) {
             out->bits = w;
         }
@@ -389,10 +391,10 @@ stow_handle_t stow_genpool_insert(stow_genpool_t *g, const void *item)
     return handle_from(w);
 }
 
-void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
+/* get() without the check, in line in the _isr calls too. */
+static inline void *live_item(const stow_genpool_t *g, stow_handle_t h)
 {
-    STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
-    uint32_t i = h.bits & MASK;
+    uint32_t i = h.bits & g->index_mask;
     /* Below bump every word is valid, and only a live slot's word equals a handle. */
     if (i >= g->bump || words_of(g)[i] != h.bits) {
         return NULL;
@@ -400,10 +402,16 @@ void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
     return item_at(g, i);
 }
 
+void *stow_genpool_get(const stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
+    return live_item(g, h);
+}
+
 bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h)
 {
     STOW__CHECK(g != NULL, "stow_genpool_contains: pool pointer is NULL", false);
-    uint32_t i = h.bits & MASK;
+    uint32_t i = h.bits & g->index_mask;
     return i < g->bump && words_of(g)[i] == h.bits;
 }
 
@@ -421,16 +429,20 @@ static STOW__NOINLINE void remove_last_generation(stow_genpool_t *g, uint32_t i)
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
 {
     STOW__CHECK(g != NULL, "stow_genpool_remove: pool pointer is NULL", false);
-    uint32_t i = h.bits & MASK;
+    uint32_t mask = g->index_mask;
+    uint32_t i = h.bits & mask;
     uint32_t *words = words_of(g);
     uint32_t bump = g->bump;
     if (i >= bump || words[i] != h.bits) {
         return false;
     }
-    uint32_t next = h.bits + GEN_ONE; /* the next generation; carries out past the last */
-    if (next < GEN_ONE) {
+    /* The next generation, index bits 0: the carry out of the index bits; 0
+     * past the last. */
+    uint32_t next = (h.bits | mask) + 1u;
+    /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
+    if (next == 0u) {
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
-        next += GEN_ONE;
+        next = mask + 1u;
 #else
         remove_last_generation(g, i);
         return true;
@@ -454,8 +466,31 @@ bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h)
     }
     g->free_head = i;
     g->free_count = free_count + 1u;
-    words[i] = (next ^ i) | link; /* next's index bits are i's */
+    words[i] = next | link;
     clear_bit(bits, i);
+    stow__release(item_at(g, i), g->item_size);
+    return true;
+}
+
+/* remove() without the generation step: the slot goes on the free list with
+ * h's own generation, which take_fast() then hands out again, with h's index. */
+bool stow_genpool_cancel(stow_genpool_t *g, stow_handle_t h)
+{
+    STOW__CHECK(g != NULL, "stow_genpool_cancel: pool pointer is NULL", false);
+    uint32_t mask = g->index_mask;
+    uint32_t i = h.bits & mask;
+    uint32_t *words = words_of(g);
+    if (i >= g->bump || words[i] != h.bits) {
+        return false;
+    }
+    uint32_t link = g->free_head;
+    if (link == i) { /* only when the list is empty: the bottom's link must not be i */
+        link ^= 1u;
+    }
+    g->free_head = i;
+    g->free_count++;
+    words[i] = (h.bits & ~mask) | link;
+    clear_bit(bits_of(g), i);
     stow__release(item_at(g, i), g->item_size);
     return true;
 }
@@ -478,7 +513,7 @@ stow_handle_t stow_genpool_handle_of(const stow_genpool_t *g, const void *item)
         return STOW_HANDLE_NULL; /* never handed out since the last clear */
     }
     uint32_t w = words_of(g)[i];
-    return handle_from((w & MASK) == i ? w : 0u);
+    return handle_from((w & g->index_mask) == i ? w : 0u);
 }
 
 void stow_genpool_clear(stow_genpool_t *g)
@@ -487,7 +522,7 @@ void stow_genpool_clear(stow_genpool_t *g)
 #if STOW_CHECK_LEVEL >= 2 || STOW__ASAN
     const uint32_t *words = words_of(g);
     for (uint32_t i = 0u; i < g->bump; i++) {
-        if ((words[i] & MASK) == i) {
+        if ((words[i] & g->index_mask) == i) {
             stow__release(item_at(g, i), g->item_size);
         }
     }
@@ -561,10 +596,10 @@ stow_handle_t stow_genpool_first(const stow_genpool_t *g)
 stow_handle_t stow_genpool_next(const stow_genpool_t *g, stow_handle_t h)
 {
     STOW__CHECK(g != NULL, "stow_genpool_next: pool pointer is NULL", STOW_HANDLE_NULL);
-    STOW__CHECK(!stow_handle_is_null(h), "stow_genpool_next: handle is null", STOW_HANDLE_NULL);
-    STOW__CHECK(stow_handle_index(h) < g->capacity,
+    STOW__CHECK((h.bits & ~g->index_mask) != 0u, "stow_genpool_next: handle is null", STOW_HANDLE_NULL);
+    STOW__CHECK((h.bits & g->index_mask) < g->capacity,
                 "stow_genpool_next: handle's index is not below the capacity", STOW_HANDLE_NULL);
-    return handle_from(live_from(g, stow_handle_index(h) + 1u));
+    return handle_from(live_from(g, (h.bits & g->index_mask) + 1u));
 }
 
 void *stow_genpool_iterate(const stow_genpool_t *g, uint32_t *cursor)
@@ -598,19 +633,20 @@ static uint32_t walk_free_list(const stow_genpool_t *g, uint32_t n, bool mark)
 {
     const uint32_t *words = words_of(g);
     uint32_t *bits = bits_of(g);
+    uint32_t mask = g->index_mask;
     uint32_t x = g->free_head;
     uint32_t k;
     for (k = 0u; k < n; k++) {
         if (mark) {
             uint32_t w = x < g->bump ? words[x] : x; /* out of range: looks live */
-            if ((w & MASK) == x || (w & ~MASK) == 0u || bit_of(bits, x)) {
+            if ((w & mask) == x || (w & ~mask) == 0u || bit_of(bits, x)) {
                 break; /* live, retired or seen */
             }
             set_bit(bits, x);
         } else {
             clear_bit(bits, x);
         }
-        x = words[x] & MASK;
+        x = words[x] & mask;
     }
     return k;
 }
@@ -618,9 +654,10 @@ static uint32_t walk_free_list(const stow_genpool_t *g, uint32_t n, bool mark)
 bool stow_genpool_check(const stow_genpool_t *g)
 {
     STOW__CHECK(g != NULL, "stow_genpool_check: pool pointer is NULL", false);
-    uint32_t cap = g->capacity, bump = g->bump, shift = g->shift;
+    uint32_t cap = g->capacity, bump = g->bump, shift = g->shift, mask = g->index_mask;
     uint32_t top = bump > g->reached ? bump : g->reached;
-    if (g->items == NULL || g->words == NULL || g->bits == NULL || cap - 1u >= STOW_HANDLE_MAX_CAPACITY ||
+    if (g->items == NULL || g->words == NULL || g->bits == NULL || mask == 0u ||
+        mask > STOW__HANDLE_MASK_OF(30) || (mask & (mask + 1u)) != 0u || cap - 1u > mask ||
         top > cap || shift > 31u || ((g->stride >> shift) << shift) != g->stride ||
         (g->stride >> shift) * g->inverse != 1u || g->item_size - 1u >= g->stride ||
         (uint64_t)g->stride * cap > UINT32_MAX || g->bump_limit != (bump < g->reached ? 0u : cap) ||
@@ -629,15 +666,15 @@ bool stow_genpool_check(const stow_genpool_t *g)
     }
     const uint32_t *words = words_of(g);
     const uint32_t *bits = bits_of(g);
-    if (bump != 0u && bump < g->reached && is_retired(words[bump], bump)) {
+    if (bump != 0u && bump < g->reached && is_retired(words[bump], bump, mask)) {
         return false; /* the bump index inside or at a run of retired slots */
     }
     uint32_t live = 0u, retired = 0u, retired_below = 0u;
     uint32_t run = 0u; /* retired slots in a row, up to i */
     for (uint32_t i = 0u; i < top; i++) {
         uint32_t w = words[i];
-        bool is_live = (w & MASK) == i;
-        bool retired_here = is_retired(w, i);
+        bool is_live = (w & mask) == i;
+        bool retired_here = is_retired(w, i, mask);
         if (is_live && w == i) {
             return false; /* generation 0 live */
         }
@@ -645,8 +682,8 @@ bool stow_genpool_check(const stow_genpool_t *g)
         if (retired_here) {
             /* its bit stays clear even above bump, and a run's end words hold its length */
             if (bit_of(bits, i) ||
-                ((i + 1u == top || !is_retired(words[i + 1u], i + 1u)) &&
-                 (w != run_word(i, run) || words[i + 1u - run] != run_word(i + 1u - run, run)))) {
+                ((i + 1u == top || !is_retired(words[i + 1u], i + 1u, mask)) &&
+                 (w != run_word(i, run, mask) || words[i + 1u - run] != run_word(i + 1u - run, run, mask)))) {
                 return false;
             }
         }
@@ -705,7 +742,7 @@ void *stow_genpool_get_isr(stow_genpool_t *g, stow_handle_t h)
 {
     STOW__CHECK(g != NULL, "stow_genpool_get: pool pointer is NULL", NULL);
     uint32_t state = stow_port_lock(&g->lock);
-    void *item = stow_genpool_get(g, h);
+    void *item = live_item(g, h);
     stow_port_unlock(&g->lock, state);
     return item;
 }
@@ -719,7 +756,7 @@ bool stow_genpool_read_isr(stow_genpool_t *g, stow_handle_t h, void *out)
     STOW__CHECK(g != NULL, "stow_genpool_read_isr: pool pointer is NULL", false);
     STOW__CHECK(out != NULL, "stow_genpool_read_isr: out pointer is NULL", false);
     uint32_t state = stow_port_lock(&g->lock);
-    const unsigned char *item = (const unsigned char *)stow_genpool_get(g, h);
+    const unsigned char *item = (const unsigned char *)live_item(g, h);
     if (item != NULL) {
         if (g->copy_words != 0u && stow__is_aligned(out, 4u)) {
             stow__copy_words(out, item, (size_t)g->copy_words << 2);

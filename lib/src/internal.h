@@ -21,19 +21,19 @@
 #define STOW__CHECK(cond, what, retval)                                       \
     do {                                                                      \
         if (!(cond)) {                                                        \
-            stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__); \
+            stow_port_assert_failed(STOW_CHECK_TEXT(what), STOW__FILE, __LINE__); \
             return retval;                                                    \
         }                                                                     \
     } while (0)
 #define STOW__CHECK_VOID(cond, what)                                          \
     do {                                                                      \
         if (!(cond)) {                                                        \
-            stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__); \
+            stow_port_assert_failed(STOW_CHECK_TEXT(what), STOW__FILE, __LINE__); \
             return;                                                           \
         }                                                                     \
     } while (0)
 /* The same for a misuse found past the top, by a helper: report only. */
-#define STOW__REPORT(what) stow_port_assert_failed(STOW_CHECK_TEXT(what), __FILE__, __LINE__)
+#define STOW__REPORT(what) stow_port_assert_failed(STOW_CHECK_TEXT(what), STOW__FILE, __LINE__)
 #else
 #define STOW__CHECK(cond, what, retval) ((void)0)
 #define STOW__CHECK_VOID(cond, what) ((void)0)
@@ -47,6 +47,91 @@
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL) = 1;
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_INDEX) = 1;
 __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW) = 1;
+#endif
+
+/* ... and what it was built with, for the link error's reader. A program built
+ * with other options refers to a symbol the library does not define
+ * (stow_config_STOW_CHECK_LEVEL_2, stow_pool_init__STOW_CHECK_LEVEL_2__...): the
+ * undefined reference names the program's value. For every such symbol that
+ * differs from the library's in one option, the library carries a section
+ * .gnu.warning.<symbol>, whose text GNU ld prints where the program refers to it:
+ *     user.o: warning: stow: this file was built with STOW_CHECK_LEVEL_2, the
+ *     library with STOW_CHECK_LEVEL_1; build both with the same options
+ *     user.o: undefined reference to `stow_config_STOW_CHECK_LEVEL_2'
+ * The sections are not allocated (no byte of the image), and a link without a
+ * mismatch never prints them. Each module carries the notes of the per-option
+ * symbols (a DEFINE's references) and of its own init function (an init call's),
+ * found by the module header its .c file includes before this one. gold and lld
+ * ignore the notes: with them only the program's value is named. ELF only. */
+#if STOW__HAVE_GUARD && defined(__ELF__)
+#define STOW__NOTE(symbol, mine, lib)                                                         \
+    ".ifnc " mine "," lib "\n"                                                               \
+    ".pushsection .gnu.warning." symbol ",\"\",%progbits\n"                                  \
+    ".ascii \"stow: this file was built with " mine ", the library with " lib                \
+    "; build both with the same options\"\n"                                                 \
+    ".popsection\n"                                                                          \
+    ".endif\n"
+#define STOW__LIB_LEVEL STOW__STR(STOW__GUARD_LEVEL)
+#define STOW__LIB_INDEX STOW__STR(STOW__GUARD_INDEX)
+#define STOW__LIB_OVERFLOW STOW__STR(STOW__GUARD_OVERFLOW)
+/* Every value of each option, as its guard symbol spells it: X(arg, "value"). */
+#define STOW__LEVELS(X, a) X(a, "STOW_CHECK_LEVEL_0") X(a, "STOW_CHECK_LEVEL_1") X(a, "STOW_CHECK_LEVEL_2")
+#define STOW__OVERFLOWS(X, a)                                                                 \
+    X(a, "STOW_GENERATION_OVERFLOW_WRAP") X(a, "STOW_GENERATION_OVERFLOW_RETIRE")
+#define STOW__INDEX_BITS(X, a)                                                                \
+    X(a, "STOW_HANDLE_INDEX_BITS_1") X(a, "STOW_HANDLE_INDEX_BITS_2")                         \
+    X(a, "STOW_HANDLE_INDEX_BITS_3") X(a, "STOW_HANDLE_INDEX_BITS_4")                         \
+    X(a, "STOW_HANDLE_INDEX_BITS_5") X(a, "STOW_HANDLE_INDEX_BITS_6")                         \
+    X(a, "STOW_HANDLE_INDEX_BITS_7") X(a, "STOW_HANDLE_INDEX_BITS_8")                         \
+    X(a, "STOW_HANDLE_INDEX_BITS_9") X(a, "STOW_HANDLE_INDEX_BITS_10")                        \
+    X(a, "STOW_HANDLE_INDEX_BITS_11") X(a, "STOW_HANDLE_INDEX_BITS_12")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_13") X(a, "STOW_HANDLE_INDEX_BITS_14")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_15") X(a, "STOW_HANDLE_INDEX_BITS_16")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_17") X(a, "STOW_HANDLE_INDEX_BITS_18")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_19") X(a, "STOW_HANDLE_INDEX_BITS_20")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_21") X(a, "STOW_HANDLE_INDEX_BITS_22")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_23") X(a, "STOW_HANDLE_INDEX_BITS_24")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_25") X(a, "STOW_HANDLE_INDEX_BITS_26")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_27") X(a, "STOW_HANDLE_INDEX_BITS_28")                       \
+    X(a, "STOW_HANDLE_INDEX_BITS_29") X(a, "STOW_HANDLE_INDEX_BITS_30")
+/* A DEFINE's per-option symbols; one asm statement per note (ISO C's 4095-byte
+ * bound on a string literal). */
+#define STOW__NOTE_AT(symbol, v, lib) __asm__(STOW__NOTE(symbol, v, lib));
+#define STOW__NOTE_LEVEL(prefix, v) STOW__NOTE_AT(prefix v, v, STOW__LIB_LEVEL)
+#define STOW__NOTE_INDEX(prefix, v) STOW__NOTE_AT(prefix v, v, STOW__LIB_INDEX)
+#define STOW__NOTE_OVERFLOW(prefix, v) STOW__NOTE_AT(prefix v, v, STOW__LIB_OVERFLOW)
+STOW__LEVELS(STOW__NOTE_LEVEL, "stow_config_")
+STOW__INDEX_BITS(STOW__NOTE_INDEX, "stow_config_")
+STOW__OVERFLOWS(STOW__NOTE_OVERFLOW, "stow_config_")
+/* An init function's link name (config.h, STOW__GUARDED) with one option changed. */
+#define STOW__NOTE_INIT_LEVEL(fn, v)                                                          \
+    STOW__NOTE_AT(fn "__" v "__" STOW__LIB_INDEX "__" STOW__LIB_OVERFLOW, v, STOW__LIB_LEVEL)
+#define STOW__NOTE_INIT_INDEX(fn, v)                                                          \
+    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" v "__" STOW__LIB_OVERFLOW, v, STOW__LIB_INDEX)
+#define STOW__NOTE_INIT_OVERFLOW(fn, v)                                                       \
+    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" STOW__LIB_INDEX "__" v, v, STOW__LIB_OVERFLOW)
+#define STOW__NOTES_INIT(fn)                                                                  \
+    STOW__LEVELS(STOW__NOTE_INIT_LEVEL, fn)                                                   \
+    STOW__INDEX_BITS(STOW__NOTE_INIT_INDEX, fn)                                               \
+    STOW__OVERFLOWS(STOW__NOTE_INIT_OVERFLOW, fn)
+#if defined(STOW_ARENA_H)
+STOW__NOTES_INIT("stow_arena_init")
+#endif
+#if defined(STOW_POOL_H)
+STOW__NOTES_INIT("stow_pool_init")
+#endif
+#if defined(STOW_GENPOOL_H)
+STOW__NOTES_INIT("stow_genpool_init")
+#endif
+#if defined(STOW_SLOTMAP_H)
+STOW__NOTES_INIT("stow_slotmap_init")
+#endif
+#if defined(STOW_PACKED_H)
+STOW__NOTES_INIT("stow_packed_init")
+#endif
+#if defined(STOW_HEAP_H)
+STOW__NOTES_INIT("stow_heap_init")
+#endif
 #endif
 
 /* STOW__REGISTRY_KIND(kind, type, in_bytes): the module's entry for the report

@@ -77,7 +77,7 @@ bool stow_pool_init(stow_pool_t *p, void *buf, size_t buf_size, size_t block_siz
     }
     unsigned char *b = (unsigned char *)buf;
     p->free_list = NULL;
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS != 0
     p->tagged_head = 0u;
 #endif
     p->bump = b;
@@ -284,7 +284,7 @@ void stow_pool_reset(stow_pool_t *p)
     }
 #endif
     p->free_list = NULL;
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS != 0
     p->tagged_head = 0u;
 #endif
     p->bump = p->base;
@@ -356,9 +356,9 @@ bool stow_pool_check(const stow_pool_t *p)
     if (!list_is_sound(p, p->free_list, &free_blocks)) {
         return false;
     }
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS != 0
     /* The atomic calls' list, where they keep one of their own (pool_atomic.c). */
-    if ((uint32_t)p->tagged_head > p->capacity ||
+    if (tagged_index(p) > p->capacity ||
         !list_is_sound(p, tagged_first(p), &free_blocks)) {
         return false;
     }

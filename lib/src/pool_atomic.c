@@ -6,51 +6,69 @@
  * through their first pointer, free_count counts that list, bump only grows
  * between resets.
  *
- * Four builds (STOW__POOL_ATOMIC, picked in pool.h from the compiler's macros):
+ * Four builds (STOW__POOL_ATOMIC, picked in pool.h from the compiler's macros and
+ * STOW_MULTICORE):
  *
- * EXCLUSIVE (ARMv7-M, ARMv8-M mainline and baseline: every M-profile core with
- * LDREX/STREX). Pop: LDREX the head b, read b's link, STREX the link into the
- * head; push: LDREX the head, write it into the block's link, STREX the block.
- * free_count, fails and bump change by LDREX/STREX loops of their own. Why a pop
- * cannot take a stale link (the ABA problem of a compare-and-swap list): the
- * STREX succeeds only if the local monitor is still armed by the LDREX, and an
- * M-profile core clears it on every exception entry and return (the
- * architecture's ExceptionTaken and ExceptionReturn do ClearExclusiveLocal).
- * So a STREX that succeeds ran with no handler between it and its LDREX: the
- * head, and b's link, are what they were at the LDREX, and the pop is as if it
- * had run with interrupts masked. Inside the window there are loads (the link,
- * and at level 2 its test) and, in a push, the store of the link into the block
- * being pushed: a plain store to an address other than the head's leaves the
- * local monitor as it is (unoptimised level-2 builds also call the link test
- * there, whose stack stores are to other addresses too). On a multi-core chip, a
- * store by another core to the head's address clears this core's reservation
- * in the global monitor (when the address is in memory the global monitor
- * covers), which gives the same argument across cores; see pool.h for what that
- * needs and what it does not cover (ordering of the block's contents).
+ * EXCLUSIVE (one core of ARMv7-M, ARMv8-M mainline and baseline: every M-profile
+ * core with LDREX/STREX, built without STOW_MULTICORE). Pop: LDREX the head b,
+ * read b's link, STREX the link into the head; push: LDREX the head, write it
+ * into the block's link, STREX the block. free_count, fails and bump change by
+ * LDREX/STREX loops of their own. Why a pop cannot take a stale link (the ABA
+ * problem of a compare-and-swap list): the STREX succeeds only if the local
+ * monitor is still armed by the LDREX, and an M-profile core clears it on every
+ * exception entry and return (the architecture's ExceptionTaken and
+ * ExceptionReturn do ClearExclusiveLocal). So a STREX that succeeds ran with no
+ * handler between it and its LDREX: the head, and b's link, are what they were
+ * at the LDREX, and the pop is as if it had run with interrupts masked. Inside
+ * the window there are loads (the link, and at level 2 its test) and, in a
+ * push, the store of the link into the block being pushed: a plain store to an
+ * address other than the head's leaves the local monitor as it is (unoptimised
+ * level-2 builds also call the link test there, whose stack stores are to other
+ * addresses too). This argument is for one core: another core's store clears
+ * the reservation only where a global monitor covers the memory, QEMU's
+ * emulation compares values instead (a head that went away and came back
+ * passes), and these calls carry no barrier. Several cores take TAGGED.
  *
  * PRIMASK (ARMv6-M: no exclusives). The few loads and stores of a pop or push
  * with PRIMASK set, saved and restored (so it nests); everything that can run
  * outside the section does (contract checks, poison fill and check, reports).
  *
- * TAGGED (hosts with lock-free 64-bit atomics: x86-64, i686, AArch64...). The
- * head is one 64-bit word, tagged_head: the head block's index plus one (0 for an
- * empty list) in the low 32 bits and a tag in the high 32 bits that every
- * successful compare-and-swap of the head increments. A pop reads the head,
- * reads the head block's link, and swaps in (link's index + 1, tag + 1); if
- * between the read and the swap another thread popped b, used it and pushed it
- * back (head equal again, link changed), the tag differs and the swap fails. It
- * would take exactly 2^32 swaps in that window to fool it. The link read may
- * read a block that another thread has just taken and is writing: that read is
- * a deliberate race whose value is used only if the swap then succeeds, which
- * proves nobody took the block meanwhile; it is one aligned pointer load
- * (volatile), in a function ThreadSanitizer does not check. Push releases the head (so the block's link and
- * contents written before are seen by whoever pops it) and pop acquires it. The
- * plain calls keep their head in free_list; this list is the other one, and
- * check() and reset() handle both.
+ * TAGGED (hosts with lock-free 64-bit atomics: x86-64, i686, AArch64...; RV32
+ * with the A extension; ARMv7-M and ARMv8-M built with STOW_MULTICORE). The head
+ * is one word, tagged_head, of 64 bits on hosts and 32 on the others: the head
+ * block's index plus one (0 for an empty list) in its low bits and a tag above
+ * them that every successful compare-and-swap of the head increments. A pop
+ * reads the head, reads the head block's link, and swaps in (the link's index +
+ * 1, tag + 1); if between the read and the swap another context popped b, used
+ * it and pushed it back (head equal again, link changed), the tag differs and
+ * the swap fails. The ABA guard is this tag, not a reservation: a C11
+ * compare-and-swap compares values, and so do the LR/SC and LDREX/STREX that
+ * implement it wherever the reservation is emulated (QEMU, on every core
+ * family) or lost less often than it should be (RISC-V lets a hart's own
+ * handler leave a reservation standing; a global monitor may not cover the
+ * memory). The split of the word: 64 bits, the index in the low 32 and the tag
+ * in the high 32, so it takes exactly 2^32 swaps inside one call's window to
+ * fool a pop. 32 bits, the index in the low k bits, k the bits of capacity
+ * (tagged_mask() = 2^k - 1, the smallest such mask >= capacity >= index + 1),
+ * and the tag in the 32 - k bits above: (h | mask) + 1 adds one to the tag and
+ * clears the index in one addition (the carry out of bit 31 is dropped: the tag
+ * wraps). It takes 2^(32 - k) swaps inside one window: 2^22 for a pool of 1000
+ * blocks, 2^16 for 65535. (A 32-bit core holds at most 2^30 blocks of 4 bytes,
+ * so the tag never has fewer than 2 bits; a pool that large would need a
+ * 64-bit word.) The link read may read a block that another context has just
+ * taken and is writing: that read is a deliberate race whose value is used only
+ * if the swap then succeeds, which proves nobody took the block meanwhile; it is
+ * one aligned pointer load (volatile), in a function ThreadSanitizer does not
+ * check. Push releases the head (so the block's link and contents written
+ * before are seen by whoever pops it, on any core: on ARMv7-M and ARMv8-M the
+ * compiler puts a DMB around the LDREX/STREX loop, on RISC-V the aq and rl bits
+ * of LR/SC) and pop acquires it. The plain calls keep their head in free_list;
+ * this list is the other one, and check() and reset() handle both.
  *
- * PORT (anything else, e.g. RV32 cores, whose 64-bit atomics are not lock-free
- * and whose LR/SC reservation a trap need not clear): the PRIMASK build's code
- * inside stow_port_critical_enter()/exit().
+ * PORT (RV32 without the A extension, ARMv6-M built with STOW_MULTICORE, and
+ * anything else without lock-free 32-bit atomics): the PRIMASK build's code
+ * inside stow_port_critical_enter()/exit(), which a port for several cores makes
+ * a lock that the other cores respect (stow/port.h).
  *
  * Counters: a pop and its free_count decrement are two atomic steps, so between
  * them (and between a push and its increment) free_count is off by the calls in
@@ -169,18 +187,21 @@ static bool bit_clear(stow_pool_t *p, uintptr_t i)
 
 #elif STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
 
-STOW_STATIC_ASSERT(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2 &&
-                       ATOMIC_POINTER_LOCK_FREE == 2,
-                   "the tagged pool head needs lock-free 64-bit, 32-bit and pointer atomics");
-STOW_STATIC_ASSERT(sizeof(_Atomic uint64_t) == sizeof(uint64_t) &&
+#if STOW__POOL_HEAD_BITS == 64
+STOW_STATIC_ASSERT(ATOMIC_LLONG_LOCK_FREE == 2, "the 64-bit tagged pool head needs lock-free 64-bit atomics");
+#endif
+STOW_STATIC_ASSERT(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
+                   "the tagged pool head needs lock-free 32-bit and pointer atomics");
+STOW_STATIC_ASSERT(sizeof(_Atomic stow__pool_head_t) == sizeof(stow__pool_head_t) &&
                        sizeof(_Atomic uint32_t) == sizeof(uint32_t),
                    "the pool's fields must be usable as atomic objects");
 
 /* The pool's plain fields as the atomic objects they are to these calls (same size
- * and alignment: checked above; tagged_head is declared 8-aligned). */
-#define HEAD(p) ((_Atomic uint64_t *)(void *)&(p)->tagged_head)
+ * and alignment: checked above; a 64-bit tagged_head is declared 8-aligned). */
+typedef _Atomic stow__pool_head_t atomic_head_t;
+#define HEAD(p) ((atomic_head_t *)(void *)&(p)->tagged_head)
 #define BUMP(p) ((unsigned char *_Atomic *)(void *)&(p)->bump)
-#define U32(field) ((_Atomic uint32_t *)(void *)&(field))
+#define U32(ptr) ((_Atomic uint32_t *)(void *)(ptr))
 
 /* A race the sanitizer must not report: see the opening comment. */
 #if defined(__SANITIZE_THREAD__)
@@ -203,7 +224,7 @@ static STOW__NO_ASAN NO_TSAN unsigned char *speculative_link(const unsigned char
 
 static inline void count_add(uint32_t *field, uint32_t d)
 {
-    atomic_fetch_add_explicit(U32(*field), d, memory_order_relaxed);
+    atomic_fetch_add_explicit(U32(field), d, memory_order_relaxed);
 }
 
 #if STOW_CHECK_LEVEL >= 1
@@ -213,41 +234,45 @@ static inline unsigned char *bump_now(const stow_pool_t *p)
 }
 #endif
 
-/* The block at head word h's index, or NULL. */
-static inline unsigned char *block_at(const stow_pool_t *p, uint64_t h)
+/* The block at head word h's index (mask: tagged_mask(p)), or NULL. */
+static inline unsigned char *block_at(const stow_pool_t *p, stow__pool_head_t h, stow__pool_head_t mask)
 {
-    uint32_t i = (uint32_t)h;
-    return i == 0u ? NULL : p->base + (size_t)(i - 1u) * p->stride;
+    return tagged_block(p, (uint32_t)(h & mask));
 }
 
-/* The head word after h with block b (or NULL) first. */
-static inline uint64_t head_word(const stow_pool_t *p, uint64_t h, const unsigned char *b)
+/* Block b's index plus one, 0 for NULL: what the head word holds for it. */
+static inline stow__pool_head_t index_word(const stow_pool_t *p, const unsigned char *b)
 {
-    uint64_t i = b == NULL ? 0u : (uint64_t)(uint32_t)(index_of(p, b) + 1u);
-    return (((h >> 32) + 1u) << 32) | i;
+    return b == NULL ? 0u : (stow__pool_head_t)(uint32_t)(index_of(p, b) + 1u);
+}
+
+/* The head word after h with index word i first: the tag one up. */
+static inline stow__pool_head_t head_word(stow__pool_head_t h, stow__pool_head_t mask, stow__pool_head_t i)
+{
+    return ((h | mask) + 1u) | i;
 }
 
 #if STOW_CHECK_LEVEL >= 2
 static inline void count_zero(uint32_t *field)
 {
-    atomic_store_explicit(U32(*field), 0u, memory_order_relaxed);
+    atomic_store_explicit(U32(field), 0u, memory_order_relaxed);
 }
 
 static inline bool bit_is_set(const stow_pool_t *p, uintptr_t i)
 {
-    uint32_t word = atomic_load_explicit(U32(map_of(p)[i >> 5]), memory_order_relaxed);
+    uint32_t word = atomic_load_explicit(U32(&map_of(p)[i >> 5]), memory_order_relaxed);
     return ((word >> (i & 31u)) & 1u) != 0u;
 }
 
 static void bit_set(stow_pool_t *p, uintptr_t i)
 {
-    atomic_fetch_or_explicit(U32(map_of(p)[i >> 5]), UINT32_C(1) << (i & 31u), memory_order_relaxed);
+    atomic_fetch_or_explicit(U32(&map_of(p)[i >> 5]), UINT32_C(1) << (i & 31u), memory_order_relaxed);
 }
 
 static bool bit_clear(stow_pool_t *p, uintptr_t i)
 {
     uint32_t bit = UINT32_C(1) << (i & 31u);
-    return (atomic_fetch_and_explicit(U32(map_of(p)[i >> 5]), ~bit, memory_order_relaxed) & bit) != 0u;
+    return (atomic_fetch_and_explicit(U32(&map_of(p)[i >> 5]), ~bit, memory_order_relaxed) & bit) != 0u;
 }
 #endif
 
@@ -432,10 +457,11 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
 void *stow_pool_alloc_atomic(stow_pool_t *p)
 {
     STOW__CHECK(p != NULL, NAME_ALLOC "pool is NULL", NULL);
-    _Atomic uint64_t *head = HEAD(p);
-    uint64_t h = atomic_load_explicit(head, memory_order_acquire);
+    atomic_head_t *head = HEAD(p);
+    const stow__pool_head_t mask = tagged_mask(p);
+    stow__pool_head_t h = atomic_load_explicit(head, memory_order_acquire);
     for (;;) {
-        unsigned char *b = block_at(p, h);
+        unsigned char *b = block_at(p, h, mask);
         if (b != NULL) {
             unsigned char *next = speculative_link(b);
             bool bad = false; /* stays false below level 2 */
@@ -445,7 +471,7 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
                 next = NULL;
             }
 #endif
-            if (!atomic_compare_exchange_weak_explicit(head, &h, head_word(p, h, next),
+            if (!atomic_compare_exchange_weak_explicit(head, &h, head_word(h, mask, index_word(p, next)),
                                                        memory_order_acquire,
                                                        memory_order_acquire)) {
                 continue;
@@ -463,7 +489,7 @@ void *stow_pool_alloc_atomic(stow_pool_t *p)
         }
         /* bump is at end for good (until reset): full if the list is empty now. */
         h = atomic_load_explicit(head, memory_order_acquire);
-        if ((uint32_t)h == 0u) {
+        if ((h & mask) == 0u) {
             count_add(&p->fails, 1u);
             return NULL;
         }
@@ -548,11 +574,13 @@ void stow_pool_free_atomic(stow_pool_t *p, void *block)
     } while (sc_ptr(&p->free_list, b) != 0u);
     count_add(&p->free_count, 1u);
 #elif STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
-    _Atomic uint64_t *head = HEAD(p);
-    uint64_t h = atomic_load_explicit(head, memory_order_relaxed);
+    atomic_head_t *head = HEAD(p);
+    const stow__pool_head_t mask = tagged_mask(p);
+    const stow__pool_head_t i = index_word(p, b);
+    stow__pool_head_t h = atomic_load_explicit(head, memory_order_relaxed);
     do {
-        set_link(b, block_at(p, h));
-    } while (!atomic_compare_exchange_weak_explicit(head, &h, head_word(p, h, b), memory_order_release,
+        set_link(b, block_at(p, h, mask));
+    } while (!atomic_compare_exchange_weak_explicit(head, &h, head_word(h, mask, i), memory_order_release,
                                                     memory_order_relaxed));
     count_add(&p->free_count, 1u);
 #else

@@ -50,15 +50,46 @@ STOW_STATIC_ASSERT(STOW_ALIGNOF(void *) >= STOW_ALIGNOF(uint32_t),
 static inline uint32_t *map_of(const stow_pool_t *p) { return (uint32_t *)(void *)p->end; }
 #endif
 
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
-/* The first block of the atomic calls' free list, from the tagged head word
- * (pool_atomic.c): its low 32 bits are the block's index plus one, 0 for none.
- * A plain read, for reset() and check(), which run while no call does. */
-static inline unsigned char *tagged_first(const stow_pool_t *p)
+#if STOW__POOL_HEAD_BITS != 0
+/* The tagged head word of the atomic calls (pool_atomic.c): the first block's
+ * index plus one (0 for none) in the bits of tagged_mask(p), the tag above them.
+ * 64 bits: the low 32 bits, the tag in the high 32. 32 bits: every bit up to
+ * the capacity's top bit, so that a small pool keeps a long tag. */
+#if STOW__POOL_HEAD_BITS == 64
+typedef uint64_t stow__pool_head_t;
+static inline stow__pool_head_t tagged_mask(const stow_pool_t *p)
 {
-    uint32_t i = (uint32_t)p->tagged_head;
+    (void)p;
+    return UINT32_MAX;
+}
+#else
+typedef uint32_t stow__pool_head_t;
+static inline stow__pool_head_t tagged_mask(const stow_pool_t *p)
+{
+    uint32_t m = p->capacity; /* >= 1, and index + 1 <= capacity <= m */
+    m |= m >> 1;
+    m |= m >> 2;
+    m |= m >> 4;
+    m |= m >> 8;
+    m |= m >> 16;
+    return m;
+}
+#endif
+
+/* The block whose index plus one is i, or NULL for 0. */
+static inline unsigned char *tagged_block(const stow_pool_t *p, uint32_t i)
+{
     return i == 0u ? NULL : p->base + (size_t)(i - 1u) * p->stride;
 }
+
+/* The first block's index plus one, and the block, as plain reads: for reset()
+ * and check(), which run while no call does. */
+static inline uint32_t tagged_index(const stow_pool_t *p)
+{
+    return (uint32_t)(p->tagged_head & tagged_mask(p));
+}
+
+static inline unsigned char *tagged_first(const stow_pool_t *p) { return tagged_block(p, tagged_index(p)); }
 #endif
 
 #endif /* STOW_POOL_INTERNAL_H */

@@ -13,6 +13,10 @@
  * when the generations match, at least 2^INDEX_BITS when they do not. Positions of
  * free indices are >= count, and a retired word gives INDEX_MASK, which is >= count
  * whenever anything is retired; so "< count" is the whole validity test.
+ * INDEX_BITS and INDEX_MASK are the map's own (index_mask, 2^INDEX_BITS - 1: the
+ * global STOW_HANDLE_INDEX_BITS, or what a DEFINE_TYPED_BITS or stow.hpp chose).
+ * A handle of the item at position p is sparse[dense[p] without its mark] ^ p,
+ * whatever the split: stow.hpp's items() reads it so, in line.
  *
  * Invariants (stow_slotmap_check tests each one):
  *   count <= top <= bump <= capacity; top <= peak <= capacity; dead <= count;
@@ -27,12 +31,9 @@
 #include "stow/slotmap.h"
 #include "internal.h"
 
-#define INDEX_MASK STOW_HANDLE_INDEX_MASK
-#define GEN_ONE (UINT32_C(1) << STOW_HANDLE_INDEX_BITS)
-#define GEN_MASK (~INDEX_MASK)
 #define DEAD STOW__SLOTMAP_DEAD
 
-static inline uint32_t retired_word(uint32_t index) { return index ^ INDEX_MASK; }
+static inline uint32_t retired_word(const stow_slotmap_t *m, uint32_t index) { return index ^ m->index_mask; }
 
 static inline unsigned char *item_at(const stow_slotmap_t *m, uint32_t pos)
 {
@@ -153,6 +154,7 @@ bool stow_slotmap_init(stow_slotmap_t *m, void *buf, size_t buf_size, size_t ite
     m->fails = 0u;
     m->config = NULL;
     m->lock = 0u;
+    m->index_mask = STOW_HANDLE_INDEX_MASK;
     /* ASan builds: the tables may lie where an older container released memory.
      * (The items are unpoisoned one by one as they are handed out.) */
     stow__unpoison(dense, 2u * sizeof(uint32_t) * (size_t)capacity);
@@ -170,7 +172,8 @@ static inline uint32_t take_new_index(stow_slotmap_t *m, uint32_t pos)
         m->fails++;
         return 0u;
     }
-    sparse_table(m)[index] = GEN_ONE | (index ^ pos);
+    uint32_t gen_one = m->index_mask + 1u;
+    sparse_table(m)[index] = gen_one | (index ^ pos);
     dense_table(m)[pos] = index;
     m->bump = index + 1u;
     m->top = pos + 1u;
@@ -182,7 +185,7 @@ static inline uint32_t take_new_index(stow_slotmap_t *m, uint32_t pos)
     if (pos >= m->peak) {
         m->peak = pos + 1u;
     }
-    return GEN_ONE | index;
+    return gen_one | index;
 }
 
 /* The handle of the free index parked at position pos (< top), whose word is
@@ -245,7 +248,7 @@ stow_handle_t stow_slotmap_insert(stow_slotmap_t *m, const void *item)
 void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 {
     STOW__CHECK(m != NULL, "stow_slotmap_get: map pointer is NULL", NULL);
-    uint32_t index = h.bits & INDEX_MASK;
+    uint32_t index = h.bits & m->index_mask;
     if (index >= m->bump) {
         return NULL;
     }
@@ -259,7 +262,7 @@ void *stow_slotmap_get(const stow_slotmap_t *m, stow_handle_t h)
 /* The position of the item h names, or a value >= count. */
 static inline uint32_t position_of(const stow_slotmap_t *m, stow_handle_t h)
 {
-    uint32_t index = h.bits & INDEX_MASK;
+    uint32_t index = h.bits & m->index_mask;
     return index < m->bump ? sparse_table(m)[index] ^ h.bits : UINT32_MAX;
 }
 
@@ -275,7 +278,7 @@ bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h)
 static STOW__NOINLINE void retire(stow_slotmap_t *m, uint32_t index, uint32_t pos)
 {
     uint32_t last = m->top - 1u;
-    sparse_table(m)[index] = retired_word(index);
+    sparse_table(m)[index] = retired_word(m, index);
     if (pos != last) {
         uint32_t moved = dense_table(m)[last];
         dense_table(m)[pos] = moved;
@@ -286,12 +289,13 @@ static STOW__NOINLINE void retire(stow_slotmap_t *m, uint32_t index, uint32_t po
 #endif
 
 /* The next generation after the one in word; 0 when it has run out. */
-static inline uint32_t next_generation(uint32_t word)
+static inline uint32_t next_generation(const stow_slotmap_t *m, uint32_t word)
 {
-    uint32_t next = (word | INDEX_MASK) + 1u; /* the carry out of the index bits */
+    uint32_t next = (word | m->index_mask) + 1u; /* the carry out of the index bits */
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
+    /* cppcheck-suppress knownConditionTrueFalse ; 0 when the addition carries out of 32 bits */
     if (next == 0u) {
-        next = GEN_ONE;
+        next = m->index_mask + 1u;
     }
 #endif
     return next;
@@ -302,7 +306,7 @@ static inline uint32_t next_generation(uint32_t word)
 static void free_index_at(stow_slotmap_t *m, uint32_t pos)
 {
     uint32_t index = dense_table(m)[pos] & ~DEAD;
-    uint32_t next = next_generation(sparse_table(m)[index]);
+    uint32_t next = next_generation(m, sparse_table(m)[index]);
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
     if (next == 0u) {
         retire(m, index, pos);
@@ -338,7 +342,8 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     uint32_t bump = m->bump;
     uint32_t count = m->count;
     uint32_t *sparse = sparse_table(m);
-    uint32_t index = h.bits & INDEX_MASK;
+    uint32_t gen_one = m->index_mask + 1u;
+    uint32_t index = h.bits & (gen_one - 1u);
     if (index >= bump) {
         return false;
     }
@@ -355,10 +360,10 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
      * and shift 0, so the later XOR leaves that word as it is. */
     uint32_t last = count - 1u;
     uint32_t shift = pos ^ last;
-    uint32_t next = (word ^ shift) + GEN_ONE;
+    uint32_t next = (word ^ shift) + gen_one;
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_WRAP
-    if (next < GEN_ONE) {
-        next += GEN_ONE;
+    if (next < gen_one) {
+        next += gen_one;
     }
 #endif
     sparse[index] = next;
@@ -374,11 +379,31 @@ bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h)
     *sparse_of(sparse, moved) ^= shift; /* its position goes from last to pos */
     m->count = last;
 #if STOW_GENERATION_OVERFLOW == STOW_GEN_RETIRE
-    if (next < GEN_ONE) {
+    if (next < gen_one) {
         retire(m, index, last);
     }
 #endif
     move_last(m, pos, last);
+    return true;
+}
+
+/* Undoes the alloc or insert of the last item: its index stays parked at its
+ * position, now count, with the generation its handle has, which reuse_index()
+ * hands out again. */
+bool stow_slotmap_cancel(stow_slotmap_t *m, stow_handle_t h)
+{
+    STOW__CHECK(m != NULL, "stow_slotmap_cancel: map pointer is NULL", false);
+    uint32_t pos = position_of(m, h);
+    if (pos >= m->count || pos != m->count - 1u) {
+        return false;
+    }
+    uint32_t *dense = dense_table(m);
+    if ((dense[pos] & DEAD) != 0u) {
+        dense[pos] &= ~DEAD;
+        m->dead--;
+    }
+    m->count = pos;
+    stow__release(item_at(m, pos), m->stride);
     return true;
 }
 
@@ -523,8 +548,10 @@ void stow_slotmap_stats(const stow_slotmap_t *m, stow_stats_t *out)
 
 static bool counts_are_sound(const stow_slotmap_t *m)
 {
+    uint32_t mask = m->index_mask;
     return m->items != NULL && m->dense != NULL && m->sparse != NULL && m->capacity != 0u &&
-           m->capacity <= STOW_HANDLE_MAX_CAPACITY && m->item_size != 0u &&
+           mask != 0u && mask <= STOW__HANDLE_MASK_OF(30) && (mask & (mask + 1u)) == 0u &&
+           m->capacity - 1u <= mask && m->item_size != 0u &&
            m->item_size <= m->stride &&
            m->count <= m->top && m->top <= m->bump && m->bump <= m->capacity &&
            m->top <= m->peak && m->peak <= m->capacity && m->dead <= m->count;
@@ -547,7 +574,7 @@ static bool positions_are_sound(const stow_slotmap_t *m)
             return false;
         }
         uint32_t entry = sparse_table(m)[index];
-        if ((entry & GEN_MASK) == 0u || ((entry ^ index) & INDEX_MASK) != pos) {
+        if ((entry & ~m->index_mask) == 0u || ((entry ^ index) & m->index_mask) != pos) {
             return false;
         }
     }
@@ -562,12 +589,12 @@ static bool indices_are_sound(const stow_slotmap_t *m)
     uint32_t retired = 0u;
     for (uint32_t index = 0u; index < m->bump; index++) {
         uint32_t entry = sparse_table(m)[index];
-        if (entry == retired_word(index)) {
+        if (entry == retired_word(m, index)) {
             retired++;
             continue;
         }
-        uint32_t pos = (entry ^ index) & INDEX_MASK;
-        if ((entry & GEN_MASK) == 0u || pos >= m->top || (dense_table(m)[pos] & ~DEAD) != index) {
+        uint32_t pos = (entry ^ index) & m->index_mask;
+        if ((entry & ~m->index_mask) == 0u || pos >= m->top || (dense_table(m)[pos] & ~DEAD) != index) {
             return false;
         }
         listed++;

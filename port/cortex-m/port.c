@@ -8,8 +8,9 @@
  *                  and it protects one core only.
  *   lock           the same PRIMASK section; the container's word is not
  *                  touched, since on one core masking is all the exclusion there
- *                  is to have. A multi-core part needs a port that also spins on
- *                  the word (stow/port.h, "Writing your own").
+ *                  is to have. A multi-core part links smp.c as well, and builds
+ *                  this file with -DSTOW_PORT_SMP, which leaves out these two
+ *                  (docs/multicore.md).
  *   write          weak default that discards the text. Define your own
  *                  stow_port_write() (UART, SEGGER RTT, ITM...) in any object of
  *                  your firmware and it replaces this one.
@@ -32,7 +33,9 @@
 #include "stow/port.h"
 #include "writer.h"
 
-/* ---- critical sections ------------------------------------------------- */
+/* ---- critical sections (several cores: smp.c) --------------------------- */
+
+#ifndef STOW_PORT_SMP
 
 uint32_t stow_port_critical_enter(void)
 {
@@ -61,6 +64,7 @@ void stow_port_unlock(uint32_t *word, uint32_t state)
     (void)word;
     __asm__ volatile("msr primask, %0" : : "r"(state) : "memory");
 }
+#endif
 
 /* ---- output and exit: weak defaults ------------------------------------ */
 

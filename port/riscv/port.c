@@ -9,8 +9,9 @@
  *              other fields (FS, MPRV, MPP...) inside the section.
  *   lock       the same mstatus.MIE section; the container's word is not
  *              touched (one hart: masking is the whole exclusion). Several
- *              harts sharing a container need a port that also spins on the
- *              word (stow/port.h, "Writing your own").
+ *              harts sharing a container link smp.c as well, and build this
+ *              file with -DSTOW_PORT_SMP, which leaves out the critical section
+ *              and the lock here (docs/multicore.md).
  *   write      weak default that discards the text: point it at your UART.
  *   exit       weak default that masks interrupts and waits for ever (wfi): make
  *              it reset the part, or report to your debugger.
@@ -29,6 +30,7 @@
 
 #define MSTATUS_MIE 0x8u /* bit 3: machine interrupt enable */
 
+#ifndef STOW_PORT_SMP
 uint32_t stow_port_critical_enter(void)
 {
     uint32_t mstatus;
@@ -58,6 +60,7 @@ void stow_port_unlock(uint32_t *word, uint32_t state)
         __asm__ volatile("csrsi mstatus, %0" : : "i"(MSTATUS_MIE) : "memory");
     }
 }
+#endif
 
 __attribute__((weak)) void stow_port_write(const char *text, size_t len)
 {

@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """check_manifests.py ROOT - validates the build manifests for the tools that do not
-run here: PlatformIO's library.json and the Zephyr module (zephyr/module.yml,
-zephyr/CMakeLists.txt, zephyr/Kconfig, port/zephyr/port.c); and the release files
-(CHANGELOG.md, LICENSE, version.h reached through stow/stow.h).
+run here: PlatformIO's library.json with its extra script and examples, and the
+Zephyr module (zephyr/module.yml, zephyr/CMakeLists.txt, zephyr/Kconfig,
+port/zephyr/port.c, the samples it lists); and the release files (CHANGELOG.md,
+LICENSE, version.h reached through stow/stow.h).
 
-Checks field names and types against PlatformIO's library.json reference and the
-keys Zephyr's module.yml reads, that every file the manifests name exists, that the
-versions agree with stow/version.h, that the Kconfig options map to stow's options
-with config.h's ranges and defaults, and that the Zephyr port compiles against
-declarations of the Zephyr API it uses (tests/consumers/zephyr_api). What it cannot
-show is that PlatformIO or Zephyr themselves accept the files.
+Schemas: library.json, module.yml and each sample.yaml are validated with
+jsonschema (Debian's python3-jsonschema) against schemas written for these tests
+from the fields PlatformIO's and Zephyr's documentation describe
+(tests/consumers/schemas/); YAML is read with PyYAML (python3-yaml) and
+zephyr/Kconfig with kconfiglib (python3-kconfiglib), the Kconfig implementation
+Zephyr itself uses. Structural checks besides: every file the manifests name
+exists, the versions agree with stow/version.h, every option of stow/config.h has
+a Kconfig entry with config.h's range and default, the platforms library.json
+lists are ones whose cores stow's ports build for (a table of PlatformIO
+platforms and their architectures, below), platformio/select_port.py picks each
+port for its compiler (run with a stand-in of PlatformIO's build environment), the
+PlatformIO examples compile against declarations of the Arduino API they use
+(tests/consumers/arduino_api), and the Zephyr port compiles against declarations
+of the Zephyr API it uses (tests/consumers/zephyr_api). What it cannot show is
+that PlatformIO or Zephyr themselves accept the files; tests/consumers/
+zephyr_module.sh goes further for Zephyr (the module's CMake and linker snippets).
 
 Prints "ok <what>" or "FAIL <what>: <why>" per check and ends with
 "N passed, N failed"; exits 1 on any failure.
 """
+import configparser
 import glob
 import json
 import os
@@ -22,6 +34,20 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:  # each check that needs it fails and says so
+    jsonschema = None
+try:
+    import yaml
+except ImportError:
+    yaml = None
+try:
+    import kconfiglib
+except ImportError:
+    kconfiglib = None
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 results = []
@@ -63,6 +89,23 @@ def version_h():
     if string and string.group(1) != numbers:
         raise ValueError("STOW_VERSION_STRING %r is not %s" % (string.group(1), numbers))
     return numbers
+
+
+def need(module, package):
+    if module is None:
+        raise RuntimeError("needs %s (apt-get install %s; run with Debian's /usr/bin/python3)"
+                           % (package, package))
+
+
+def schema_problems(document, schema_file):
+    """jsonschema's complaints about document, one line each."""
+    need(jsonschema, "python3-jsonschema")
+    with open(path("tests", "consumers", "schemas", schema_file), encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = jsonschema.Draft202012Validator(schema).iter_errors(document)
+    return "; ".join("%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(top)", e.message)
+                     for e in sorted(errors, key=lambda e: list(e.absolute_path))) or None
 
 
 def is_str_or_str_list(v):
@@ -201,6 +244,124 @@ def lib_files():
     return "; ".join(problems) or None
 
 
+# PlatformIO platforms and the cores of their boards (PlatformIO's platform
+# documentation): stow builds for Arm Cortex-M (port/cortex-m) and 32-bit RISC-V in
+# machine mode (port/riscv), not for AVR, Xtensa or 64-bit RISC-V.
+PIO_PLATFORMS = {
+    "ststm32": "cortex-m", "nordicnrf51": "cortex-m", "nordicnrf52": "cortex-m",
+    "atmelsam": "cortex-m", "raspberrypi": "cortex-m", "nxplpc": "cortex-m",
+    "nxpimxrt": "cortex-m", "freescalekinetis": "cortex-m", "siliconlabsefm32": "cortex-m",
+    "infineonxmc": "cortex-m", "renesas-ra": "cortex-m", "maxim32": "cortex-m",
+    "sifive": "riscv",
+    # Not buildable: listed so that the check names why.
+    "teensy": "avr and cortex-m (Teensy 2.0 is AVR)", "atmelavr": "avr", "atmelmegaavr": "avr",
+    "espressif32": "xtensa and riscv32 with another ISA extension set", "espressif8266": "xtensa",
+    "kendryte210": "riscv64", "native": "host",
+}
+
+
+def lib_schema():
+    return schema_problems(lib, "library.schema.json")
+
+
+def lib_platforms():
+    listed = lib["platforms"] if isinstance(lib["platforms"], list) else [lib["platforms"]]
+    problems = []
+    for name in listed:
+        arch = PIO_PLATFORMS.get(name)
+        if arch is None:
+            problems.append("%s: not in this check's table of platforms" % name)
+        elif arch not in ("cortex-m", "riscv"):
+            problems.append("%s: its boards are %s, which no stow port builds for" % (name, arch))
+    return "; ".join(problems) or None
+
+
+class FakePioEnv:
+    """What platformio/select_port.py uses of PlatformIO's SCons environment."""
+
+    def __init__(self, cc):
+        self.vars = {"CC": cc, "SRC_FILTER": None, "CCFLAGS": []}
+
+    def subst(self, text):
+        return re.sub(r"\$(\w+)", lambda m: str(self.vars.get(m.group(1), "")), text)
+
+    def Replace(self, **kw):
+        self.vars.update(kw)
+
+    def Append(self, **kw):
+        for key, value in kw.items():
+            self.vars.setdefault(key, [])
+            self.vars[key] = list(self.vars[key]) + list(value)
+
+
+def lib_extra_script():
+    script = lib["build"].get("extraScript")
+    if not script:
+        return "no build.extraScript: the RISC-V platforms would build the Cortex-M port"
+    code = compile(read(script), script, "exec")
+    problems = []
+    for cc, port in (("arm-none-eabi-gcc", "cortex-m"), ("riscv64-unknown-elf-gcc", "riscv"),
+                     ("/opt/pio/toolchain-riscv/bin/riscv-none-elf-gcc", "riscv")):
+        env = FakePioEnv(cc)
+        exec(code, {"Import": lambda name: None, "env": env, "__name__": "SCons"})
+        selected = set()
+        for sign, pattern in filter_patterns(env.vars["SRC_FILTER"] or []):
+            if sign == "+":
+                matches = glob.glob(path(lib["build"]["srcDir"], pattern))
+                if not matches:
+                    problems.append("%s: +<%s> matches no file" % (cc, pattern))
+                selected.update(os.path.relpath(m, ROOT) for m in matches)
+        want = {os.path.relpath(f, ROOT) for f in glob.glob(path("lib", "src", "*.c"))}
+        want |= {"port/%s/port.c" % port, "port/%s/assert.c" % port}
+        if selected != want:
+            problems.append("%s: builds %s, not %s" % (cc, sorted(selected ^ want), port))
+        if port == "riscv" and "-mstrict-align" not in env.vars["CCFLAGS"]:
+            problems.append("%s: no -mstrict-align" % cc)
+    return "; ".join(problems) or None
+
+
+def lib_examples():
+    """Each example is a PlatformIO project whose environments use listed platforms, and
+    its sources compile for two of their cores against the Arduino API's declarations."""
+    problems = []
+    listed = set(lib["platforms"] if isinstance(lib["platforms"], list) else [lib["platforms"]])
+    cxx = shutil.which("arm-none-eabi-g++")
+    if cxx is None:
+        return "no arm-none-eabi-g++ to compile the examples with"
+    for ex in lib["examples"]:
+        base = path(ex["base"])
+        ini = configparser.ConfigParser(interpolation=None)
+        if not ini.read(os.path.join(base, "platformio.ini")):
+            problems.append("%s: no platformio.ini" % ex["name"])
+            continue
+        envs = [sec for sec in ini.sections() if sec.startswith("env:")]
+        if not envs:
+            problems.append("%s: no [env:...]" % ex["name"])
+        for sec in envs:
+            platform = ini.get(sec, "platform", fallback=None)
+            if platform not in listed:
+                problems.append("%s [%s]: platform %s is not in library.json" % (ex["name"], sec,
+                                                                                 platform))
+        sources = glob.glob(os.path.join(base, "src", "*.c*"))
+        if not sources:
+            problems.append("%s: no src/*.c or *.cpp" % ex["name"])
+        flags = ini.get("env", "build_flags", fallback="").split()
+        with tempfile.TemporaryDirectory() as tmp:
+            for cpu in ("-mcpu=cortex-m0plus", "-mcpu=cortex-m4"):
+                for src in sources:
+                    cmd = [cxx if src.endswith(".cpp") else cxx.replace("g++", "gcc"),
+                           "-std=gnu++17" if src.endswith(".cpp") else "-std=gnu11", "-Os",
+                           "-Wall", "-Wextra", "-Werror", cpu, "-mthumb", "-isystem",
+                           path("lib", "include"), "-I", path("tests", "consumers", "arduino_api")]
+                    if src.endswith(".cpp"):
+                        cmd += ["-fno-exceptions", "-fno-rtti"]
+                    cmd += flags + ["-c", src, "-o", os.path.join(tmp, "example.o")]
+                    run = subprocess.run(cmd, capture_output=True, text=True)
+                    if run.returncode != 0:
+                        problems.append("%s does not compile (%s):\n%s" % (src, cpu, run.stderr))
+    return "; ".join(problems) or None
+
+
 check("library.json parses as a JSON object", lib_parses)
 if lib:
     check("library.json: name, version, description (required) with the right types", lib_required)
@@ -209,50 +370,27 @@ if lib:
     check("library.json: version equals stow/version.h's", lib_version)
     check("library.json: srcDir, includeDir, headers, srcFilter and examples name existing files",
           lib_files)
+    check("library.json validates against tests/consumers/schemas/library.schema.json "
+          "(jsonschema), repository and authors included", lib_schema)
+    check("library.json: every platform is Cortex-M or RV32 (no AVR Teensy 2.0, no Xtensa)",
+          lib_platforms)
+    check("library.json: platformio/select_port.py builds the Cortex-M port for Arm, the RISC-V "
+          "port for RISC-V", lib_extra_script)
+    check("library.json: each example is a PlatformIO project on listed platforms and compiles "
+          "(Cortex-M0+, M4)", lib_examples)
 else:
-    results.extend([False] * 4)
+    results.extend([False] * 8)
 
 # ---------------------------------------------------------------- zephyr/module.yml
 
 
-def parse_simple_yaml(text):
-    """The block mappings module.yml uses (keys, nested keys, scalars), without a
-    YAML library. Lists and flow style are refused: module.yml has none."""
-    root = {}
-    stack = [(-1, root)]
-    for raw in text.splitlines():
-        line = raw.split(" #")[0].rstrip() if not raw.lstrip().startswith("#") else ""
-        if not line.strip():
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+):(?:\s+(.*))?", line.strip())
-        if not m:
-            raise ValueError("cannot read line: %r" % raw)
-        while stack[-1][0] >= indent:
-            stack.pop()
-        parent = stack[-1][1]
-        if m.group(2) is None:
-            parent[m.group(1)] = {}
-            stack.append((indent, parent[m.group(1)]))
-        else:
-            parent[m.group(1)] = m.group(2).strip().strip("'\"")
-    return root
-
-
-module = {}
-
-
 def module_parses():
     global module
-    text = read("zephyr", "module.yml")
-    module = parse_simple_yaml(text)
-    try:
-        import yaml  # where PyYAML is installed, it must read the same mapping
-    except ImportError:
-        return None
-    if yaml.safe_load(text) != module:
-        return "PyYAML reads %r, the simple reader %r" % (yaml.safe_load(text), module)
-    return None
+    need(yaml, "python3-yaml")
+    module = yaml.safe_load(read("zephyr", "module.yml"))
+    if not isinstance(module, dict):
+        return "top level is not a mapping"
+    return schema_problems(module, "zephyr_module.schema.json")
 
 
 def module_keys():
@@ -268,8 +406,6 @@ def module_keys():
                             "sysbuild-cmake", "sysbuild-kconfig"}
     if unknown:
         problems.append("unknown build keys %s" % sorted(unknown))
-    if "name" in module and not re.fullmatch(r"[A-Za-z0-9_-]+", module["name"]):
-        problems.append("bad module name")
     if not os.path.isfile(path(build.get("cmake", "-"), "CMakeLists.txt")):
         problems.append("no CMakeLists.txt in %s" % build.get("cmake"))
     if not os.path.isfile(path(build.get("kconfig", "-"))):
@@ -277,37 +413,107 @@ def module_keys():
     return "; ".join(problems) or None
 
 
-check("zephyr/module.yml parses", module_parses)
+def module_samples():
+    """Each directory module.yml lists under samples: holds Zephyr applications,
+    each with CMakeLists.txt, prj.conf, src/ and a sample.yaml twister accepts."""
+    need(yaml, "python3-yaml")
+    problems = []
+    found = 0
+    for entry in module.get("samples") or []:
+        for sample_yaml in glob.glob(path(entry, "**", "sample.yaml"), recursive=True):
+            found += 1
+            app = os.path.dirname(sample_yaml)
+            rel = os.path.relpath(app, ROOT)
+            for f in ("CMakeLists.txt", "prj.conf"):
+                if not os.path.isfile(os.path.join(app, f)):
+                    problems.append("%s: no %s" % (rel, f))
+            if not glob.glob(os.path.join(app, "src", "*.c")):
+                problems.append("%s: no src/*.c" % rel)
+            if "find_package(Zephyr" not in open(os.path.join(app, "CMakeLists.txt")).read():
+                problems.append("%s: CMakeLists.txt does not find_package(Zephyr)" % rel)
+            spec = yaml.safe_load(open(sample_yaml, encoding="utf-8"))
+            why = schema_problems(spec, "zephyr_sample.schema.json")
+            if why:
+                problems.append("%s/sample.yaml: %s" % (rel, why))
+    if not found:
+        problems.append("module.yml lists no sample directory with a sample.yaml")
+    return "; ".join(problems) or None
+
+
+check("zephyr/module.yml validates against tests/consumers/schemas/zephyr_module.schema.json "
+      "(PyYAML, jsonschema)", module_parses)
 check("zephyr/module.yml: build: cmake: zephyr, kconfig: zephyr/Kconfig, both exist", module_keys)
+check("zephyr/module.yml: each sample has CMakeLists.txt, prj.conf, src/ and a sample.yaml that "
+      "validates against tests/consumers/schemas/zephyr_sample.schema.json", module_samples)
 
 # ---------------------------------------------------------------- zephyr/Kconfig
 
 
+_kconfig = None
+
+
+def kconfig():
+    """zephyr/Kconfig as kconfiglib reads it (once); its warnings are failures."""
+    global _kconfig
+    if _kconfig is None:
+        need(kconfiglib, "python3-kconfiglib")
+        os.environ["srctree"] = ROOT
+        k = kconfiglib.Kconfig(path("zephyr", "Kconfig"), warn_to_stderr=False)
+        if k.warnings:
+            raise RuntimeError("kconfiglib: " + "; ".join(k.warnings))
+        _kconfig = k
+    return _kconfig
+
+
 def kconfig_symbols():
     """{symbol: {"type":..., "range": (lo, hi), "default": ...}} from zephyr/Kconfig."""
+    k = kconfig()
     symbols = {}
-    current = None
-    for line in read("zephyr", "Kconfig").splitlines():
-        s = line.strip()
-        m = re.match(r"(menuconfig|config)\s+(\w+)$", s)
-        if m:
-            current = symbols.setdefault(m.group(2), {})
-            continue
-        if re.match(r"(choice|endchoice|if|endif|menu|endmenu|source|rsource)\b", s):
-            current = None
-            continue
-        if current is None:
-            continue
-        m = re.match(r"(bool|int|hex|string)\b", s)
-        if m:
-            current["type"] = m.group(1)
-        m = re.match(r"range\s+(-?\d+)\s+(-?\d+)$", s)
-        if m:
-            current["range"] = (int(m.group(1)), int(m.group(2)))
-        m = re.match(r"default\s+(\S+)$", s)
-        if m:
-            current["default"] = m.group(1)
+    for sym in k.unique_defined_syms:
+        info = {"type": kconfiglib.TYPE_TO_STR[sym.type]}
+        if sym.ranges:
+            lo, hi, _cond = sym.ranges[0]
+            info["range"] = (int(lo.str_value), int(hi.str_value))
+        if sym.defaults:
+            info["default"] = sym.defaults[0][0].str_value
+        symbols[sym.name] = info
     return symbols
+
+
+def config_options():
+    """The options stow/config.h reads: each #ifndef STOW_X / #define STOW_X pair at its
+    top level, and STOW_CONFIG_HEADER."""
+    text = read("lib", "include", "stow", "config.h")
+    names = re.findall(r"^#ifndef (STOW_[A-Z0-9_]+)\n", text, re.M)
+    names = [n for n in names if not n.endswith("_H") and not n.startswith("STOW__")]
+    if re.search(r"^#ifdef STOW_CONFIG_HEADER", text, re.M):
+        names.append("STOW_CONFIG_HEADER")
+    return names
+
+
+def kconfig_every_option():
+    sym = kconfig_symbols()
+    k = kconfig()
+    problems = []
+    names = config_options()
+    if len(names) < 8:
+        return "found only %s in config.h" % names
+    for name in names:
+        if name == "STOW_GENERATION_OVERFLOW":
+            choices = [c for c in k.unique_choices if c.name == name]
+            if not choices:
+                problems.append("no choice %s" % name)
+            elif {s.name for s in choices[0].syms} != {name + "_WRAP", name + "_RETIRE"}:
+                problems.append("choice %s is not _WRAP and _RETIRE" % name)
+        elif name not in sym:
+            problems.append("config.h's %s has no CONFIG_%s" % (name, name))
+    # The booleans default to config.h's default (1: y).
+    for name in ("STOW_SECTIONS", "STOW_REGISTRY", "STOW_ASSERT_TEXT"):
+        if name in sym and (sym[name]["type"] != "bool" or sym[name].get("default") != "y"):
+            problems.append("%s is not a bool defaulting to y (config.h: 1)" % name)
+    if "STOW_DEFAULT_ALIGN" in sym and sym["STOW_DEFAULT_ALIGN"].get("default") != "0":
+        problems.append("STOW_DEFAULT_ALIGN's default is not 0 (config.h's own)")
+    return "; ".join(problems) or None
 
 
 def config_default(option):
@@ -362,6 +568,12 @@ def cmake_uses_defined_symbols():
                                            r"zephyr_compile_definitions\(STOW_GENERATION_OVERFLOW"
                                            r"=STOW_GEN_RETIRE\)",
         "STOW_ASSERT_TEXT": r"STOW_ASSERT_TEXT=0",
+        "STOW_REGISTRY": r"STOW_REGISTRY=0",
+        "STOW_SECTIONS": r"STOW_SECTIONS=0",
+        "STOW_DEFAULT_ALIGN": r"STOW_DEFAULT_ALIGN=\$\{CONFIG_STOW_DEFAULT_ALIGN\}",
+        "STOW_CONFIG_HEADER": r"STOW_CONFIG_HEADER=",
+        "STOW_LINKER_SECTION": r"if\(CONFIG_STOW_LINKER_SECTION\)\s*\n(.*\n)*?\s*zephyr_linker_sources\(RAM_SECTIONS",
+        "STOW_BUDGETS": r"stow_budgets\.sh\" \"\$\{STOW_BUDGETS_LIST\}",
         "STOW_PORT_ZEPHYR": r"zephyr_library_sources_ifdef\(CONFIG_STOW_PORT_ZEPHYR\s",
         "STOW": r"if\(CONFIG_STOW\)",
     }
@@ -369,7 +581,7 @@ def cmake_uses_defined_symbols():
         if not re.search(pattern, cmake):
             problems.append("CONFIG_%s does not reach the build" % name)
     for fn in ("zephyr_library_named", "zephyr_library_sources", "zephyr_include_directories",
-               "zephyr_compile_definitions"):
+               "zephyr_compile_definitions", "zephyr_linker_sources"):
         if fn + "(" not in cmake:
             problems.append("%s is not used" % fn)
     return "; ".join(problems) or None
@@ -389,6 +601,8 @@ def cmake_files_exist():
 
 check("zephyr/Kconfig: CONFIG_STOW and the options, with config.h's ranges and defaults",
       kconfig_options)
+check("zephyr/Kconfig (kconfiglib, no warnings): an entry for every option of stow/config.h",
+      kconfig_every_option)
 check("zephyr/CMakeLists.txt: every CONFIG_STOW* it reads is in Kconfig; each reaches the build",
       cmake_uses_defined_symbols)
 check("zephyr/CMakeLists.txt: every file it names exists", cmake_files_exist)

@@ -54,3 +54,46 @@ else
 fi
 export CMAKE_GENERATOR
 QEMU_RUN="-nographic -monitor none -serial none -semihosting-config enable=on,target=native"
+
+# stow_make TARGET... : stow's own make in ROOT, as a separate make (not a part of
+# the caller's jobserver), with the build directory make test uses (STOW_BUILD),
+# so that libraries the caller's make built already are not built again.
+stow_make() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ROOT" --no-print-directory -j2 \
+        BUILD="${STOW_BUILD:-build}" "$@"
+}
+
+# snapshot_repo DIR: a git repository in DIR holding the working tree as it is now
+# (tracked files and new ones git does not ignore, as they are on disk), in one
+# commit, whose hash it prints: what a FetchContent of stow would get once the
+# tree is committed.
+snapshot_repo() (
+    rm -rf "$1" &&
+    mkdir -p "$1" &&
+    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) |
+        (cd "$ROOT" && xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh) |
+        (cd "$ROOT" && tar --null -T - -cf -) | tar -xf - -C "$1" &&
+    cd "$1" && git init -q && git add -A &&
+    GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
+    git -c user.name=stow-test -c user.email=stow-test@localhost -c commit.gpgsign=false \
+        commit -q -m snapshot &&
+    git rev-parse HEAD
+)
+
+# must_fail LOG PATTERN COMMAND...: COMMAND fails, and its output (kept in LOG)
+# matches the extended regular expression PATTERN.
+must_fail() {
+    consumer_mf_log=$1
+    consumer_mf_pattern=$2
+    shift 2
+    if "$@" >"$consumer_mf_log" 2>&1; then
+        echo "succeeded, but must fail: $*"
+        tail -n 5 "$consumer_mf_log"
+        return 1
+    fi
+    grep -E "$consumer_mf_pattern" "$consumer_mf_log" || {
+        echo "failed without the expected message /$consumer_mf_pattern/:"
+        tail -n 20 "$consumer_mf_log"
+        return 1
+    }
+}

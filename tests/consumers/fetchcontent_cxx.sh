@@ -12,20 +12,7 @@ WORK=$2
 B="$WORK/build"
 REPO="$WORK/stow.git"
 
-snapshot() (
-    rm -rf "$REPO" &&
-    mkdir -p "$REPO" &&
-    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) |
-        (cd "$ROOT" && xargs -0 sh -c 'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh) |
-        (cd "$ROOT" && tar --null -T - -cf -) | tar -xf - -C "$REPO" &&
-    cd "$REPO" && git init -q && git add -A &&
-    GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
-    git -c user.name=stow-test -c user.email=stow-test@localhost -c commit.gpgsign=false \
-        commit -q -m snapshot &&
-    git rev-parse HEAD
-)
-
-step "local clone of the working tree, committed" snapshot &&
+step "local clone of the working tree, committed" snapshot_repo "$REPO" &&
 TAG=$(git -C "$REPO" rev-parse HEAD) &&
 step "cmake configure (FetchContent GIT_REPOSITORY <clone> GIT_TAG <commit>)" \
     cmake -S "$ROOT/tests/consumers/cxx" -B "$B" -DCMAKE_BUILD_TYPE=Release \

@@ -64,6 +64,15 @@ template class stow::packed<obj, 40>;
 template class stow::packed<self, 40>;
 template class stow::arena<256>;
 template class stow::heap<2048>;
+template class stow::slotmap<obj, 40, void, 6>;
+template class stow::genpool<obj, 40, void, 6>;
+
+STOW_CXX_DEFINE(fs_arena, stow::arena<256>);
+STOW_CXX_DEFINE(fs_pool, stow::pool<pod, 40>);
+STOW_CXX_DEFINE(fs_genpool, stow::genpool<pod, 40, void, 8>);
+STOW_CXX_DEFINE(fs_slotmap, stow::slotmap<pod, 40>);
+STOW_CXX_DEFINE(fs_packed, stow::packed<pod, 40>);
+STOW_CXX_DEFINE(fs_heap, stow::heap<2048>);
 
 void exercise();
 void exercise()
@@ -113,5 +122,26 @@ void exercise()
     hp.destroy(hp.make<pod>());
     hp.destroy_array(hp.make_array<obj>(3), 3);
     hp.destroy_array(hp.make_array<pod>(3), 3);
+    hp.destroy_array(hp.make_array<obj>(3));
+    hp.destroy_array(hp.make_array<pod>(3));
+
+    // items() with handles, handle_of, the globals
+    for (auto [gh, item] : g.items()) {
+        sink = item.v + static_cast<int>(gh.index());
+    }
+    for (auto [mh, item] : m.items()) {
+        sink = item.v + static_cast<int>(mh.generation());
+        sink = m.handle_of(item) == mh ? 1 : 0;
+    }
+    const auto &cm = m;
+    for (auto [mh, item] : cm.items()) {
+        sink = item.v + static_cast<int>(mh.index());
+    }
+    (void)fs_arena.make<pod>();
+    fs_pool.destroy(fs_pool.emplace());
+    (void)fs_genpool.remove(fs_genpool.emplace());
+    (void)fs_slotmap.remove(fs_slotmap.emplace());
+    (void)fs_packed.emplace_back();
+    fs_heap.destroy(fs_heap.make<pod>());
     sink = p.empty() && g.empty() && m.empty() && k.empty() ? 1 : 0;
 }

@@ -6,7 +6,7 @@
 // and clang++, C++17 and C++20, sanitizers) and under QEMU on Cortex-M0 and M4,
 // whose start-up code runs no C++ constructors: a global that needed one would
 // be found empty there.
-#include "check.hpp"
+#include "counted.hpp"
 
 #if __cplusplus >= 202002L
 #define CXX_CONSTINIT constinit
@@ -15,65 +15,6 @@
 #endif
 
 namespace {
-
-// ---------------------------------------------------------------- counted items
-
-struct tally {
-    uint32_t constructed;
-    uint32_t destroyed;
-    uint32_t copies;
-    uint32_t moves;
-    uint32_t bad; // destroyed twice, or used after destruction, or moved by its bytes
-};
-tally counts;
-
-uint32_t live() { return counts.constructed - counts.destroyed; }
-
-void reset_counts() { counts = tally{0u, 0u, 0u, 0u, 0u}; }
-
-// Counts its constructions and destructions; knows whether it is alive.
-class counted {
-  public:
-    counted() noexcept : magic_(alive_magic), value_(0) { counts.constructed++; }
-    explicit counted(int v) noexcept : magic_(alive_magic), value_(v) { counts.constructed++; }
-    counted(int v, int w) noexcept : magic_(alive_magic), value_(v + w) { counts.constructed++; }
-    counted(const counted &o) noexcept : magic_(alive_magic), value_(o.value())
-    {
-        counts.constructed++;
-        counts.copies++;
-    }
-    counted(counted &&o) noexcept : magic_(alive_magic), value_(o.value())
-    {
-        counts.constructed++;
-        counts.moves++;
-    }
-    counted &operator=(const counted &o) noexcept
-    {
-        value_ = o.value();
-        return *this;
-    }
-    ~counted()
-    {
-        if (magic_ != alive_magic) {
-            counts.bad++;
-        }
-        magic_ = dead_magic;
-        counts.destroyed++;
-    }
-    int value() const noexcept
-    {
-        if (magic_ != alive_magic) {
-            counts.bad++;
-        }
-        return value_;
-    }
-
-  private:
-    static constexpr uint32_t alive_magic = 0xA11CE5u;
-    static constexpr uint32_t dead_magic = 0xDEADu;
-    uint32_t magic_;
-    int value_;
-};
 
 // Points into itself: moving it by its bytes breaks it (not relocatable).
 class selfref {
@@ -135,11 +76,6 @@ template <class A> struct same<A, A> {
 };
 
 } // namespace
-
-// counted moves correctly by its bytes: let the slot map compact it.
-template <> struct stow::relocatable<counted> {
-    static constexpr bool value = true;
-};
 
 // A C arena, for arena_scope. (At global scope: inside an anonymous namespace,
 // clang -Wall calls the DEFINE's first declaration an unused variable.) The C

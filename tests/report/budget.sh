@@ -9,6 +9,13 @@
 #   cm-over       Cortex-M (mps2-an386) with that fragment: the link fails with
 #                 "stow budget: subsystem audio is over its budget of 1024 bytes"
 #   cm-over-unregistered  the same with STOW_REGISTRY 0 (no registry entries)
+#   cm-over-hint  what that message says to run works without an image:
+#                 tools/stow_report.py on the objects the link was given shows
+#                 audio's 1536 bytes over its 1024 and exits 1; on the image the
+#                 failed link did not write, it says so in one line (exit 2)
+#   cm-nosections  audio's containers built with STOW_SECTIONS 0, over budget and
+#                 within it: the link fails, naming audio and STOW_SECTIONS (the
+#                 fragment cannot count storage outside its sections)
 #   rv-over       the same on RISC-V (riscv-virt)
 #   cm-fits       AUDIO_BUDGET=2048: links; nm puts audio's storage in .stow
 #                 between __stow_budget_audio_start and _end, 1536 bytes apart;
@@ -70,12 +77,14 @@ objects() {
 cm_obj=$(objects cm "$CM_CC" $CM_SRC $LIB_SRC) && rv_obj=$(objects rv "$RV_CC" $RV_SRC $LIB_SRC) &&
     host_obj=$(objects host "$HOST_CC" $HOST_SRC $LIB_SRC) || { echo "the library does not build"; exit 1; }
 
-# link TARGET GEN OUT DEFS: builds firmware.c for TARGET (cm or rv) with the
-# stow_budgets.ld in directory GEN first on the -L path; output in OUT.log.
+# link TARGET GEN OUT DEFS: builds firmware.c for TARGET (cm or rv) into OUT.o and
+# links it with the stow_budgets.ld in directory GEN first on the -L path; output
+# in OUT.log.
 link() {
     if [ "$1" = cm ]; then cc=$CM_CC linkf=$CM_LINK obj=$cm_obj; else cc=$RV_CC linkf=$RV_LINK obj=$rv_obj; fi
     # shellcheck disable=SC2086 # the commands and lists are words
-    $cc $4 -I"$here" $linkf -L"$2" -Llinker $obj "$here/firmware.c" -lgcc -o "$3.elf" >"$3.log" 2>&1
+    $cc $4 -I"$here" -c "$here/firmware.c" -o "$3.o" >"$3.log" 2>&1 &&
+        $cc $linkf -L"$2" -Llinker $obj "$3.o" -lgcc -o "$3.elf" >>"$3.log" 2>&1
 }
 
 if link cm "$dir/over" "$dir/cm-over" ""; then
@@ -94,6 +103,38 @@ else
     bad "cm-over-unregistered: the link failed without the budget's message"
     cat "$dir/cm-over-unregistered.log"
 fi
+
+# The message's hint, followed after the failed link: the tool on the link's objects.
+rm -f "$dir/cm-over.elf"
+# shellcheck disable=SC2086 # the list is words
+python3 tools/stow_report.py $cm_obj "$dir/cm-over.o" >"$dir/cm-over-hint.txt" 2>&1
+status=$?
+python3 tools/stow_report.py "$dir/cm-over.elf" >"$dir/cm-over-noimage.txt" 2>&1
+noimage=$?
+if holds "$dir/cm-over.log" "(stow_report.py OBJECTS... lists its storage" && [ "$status" -eq 1 ] &&
+    grep -qE '^audio +1024 +1536 .*OVER BUDGET' "$dir/cm-over-hint.txt" &&
+    grep -qE '^voices +pool +audio +1280 ' "$dir/cm-over-hint.txt" && [ "$noimage" -eq 2 ] &&
+    [ "$(wc -l <"$dir/cm-over-noimage.txt")" -eq 1 ] && holds "$dir/cm-over-noimage.txt" "no such file"; then
+    ok "cm-over-hint: the tool on the link's objects: $(grep -E '^audio ' "$dir/cm-over-hint.txt" | tr -s ' ')"
+else
+    bad "cm-over-hint: status $status, no-image status $noimage"
+    cat "$dir/cm-over-hint.txt" "$dir/cm-over-noimage.txt"
+fi
+
+# STOW_SECTIONS 0: the storage is out of the fragment's sight, so the link must refuse.
+msg_nosections='stow budget: subsystem audio has containers built with STOW_SECTIONS 0'
+for fit in over fits; do
+    defs="-DSTOW_SECTIONS=0"
+    [ "$fit" = fits ] && defs="$defs -DAUDIO_BUDGET=2048u"
+    if link cm "$dir/$fit" "$dir/cm-nosections-$fit" "$defs"; then
+        bad "cm-nosections-$fit: linked, with audio's storage outside its section"
+    elif holds "$dir/cm-nosections-$fit.log" "$msg_nosections"; then
+        ok "cm-nosections-$fit: $(grep -F 'STOW_SECTIONS' "$dir/cm-nosections-$fit.log" | sed 's/.*ld: //')"
+    else
+        bad "cm-nosections-$fit: the link failed without naming STOW_SECTIONS"
+        cat "$dir/cm-nosections-$fit.log"
+    fi
+done
 
 if link rv "$dir/over" "$dir/rv-over" ""; then
     bad "rv-over: linked over budget"

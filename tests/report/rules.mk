@@ -12,9 +12,18 @@
 #                  fragment tools/stow_budgets.sh makes, and the run on the host;
 #                  within budget it links, runs and reports; the tool reads what
 #                  the image prints.
+#                  Over budget, the message's hint (the tool on the link's
+#                  objects) works with no image; STOW_SECTIONS 0 fails the link.
 #   report-tool    tests/report/tool.sh: the tool's rows for the test images of
 #                  the host (gcc -O2), mps2-an386 and riscv-virt against the
-#                  registry each image printed in its own run.
+#                  registry each image printed in its own run; its errors are
+#                  one line each.
+#   report-constants  tests/report/constants.sh: tools/stow_budgets.sh takes every
+#                  integer constant C takes, rejects what C rejects, and writes
+#                  nothing on an error.
+#   report-order   tests/report/order.sh: on the host, stow_report()'s lines keep
+#                  their place among the program's printf() output (stdout into a
+#                  file and into a pipe).
 
 .PHONY: report
 report:
@@ -22,6 +31,7 @@ report:
 	@python3 tools/stow_report.py $(if $(filter 1,$(MARKDOWN)),--markdown) '$(ELF)'
 
 REPORT_RESULTS := $(BUILD)/test/report-budget/result $(BUILD)/test/report-tool/result
+REPORT_HOST_RESULTS := $(BUILD)/test/report-constants/result $(BUILD)/test/report-order/result
 $(BUILD)/test/report-budget/result: tests/report/budget.sh tests/report/firmware.c tests/report/budgets.h \
         tools/stow_budgets.sh tools/stow_report.py $(LIB_DEPS) $(CM_PORT_DEPS) $(RV_PORT_DEPS) FORCE
 	@HOST_CC='$(CC_gcc) $(STD) $(WARN) -O2 $(INC)' HOST_SRC='$(HOST_PORT) port/host/assert.c' \
@@ -45,3 +55,11 @@ $(BUILD)/test/report-tool/result: tests/report/tool.sh tools/stow_report.py \
 	@UNREAD=$(BUILD)/test/report-tool/unread tests/run.sh report-tool $(@D) tests/report/tool.sh \
 	    $(REPORT_TOOL_IMAGES)
 BOARD_RESULTS += $(REPORT_RESULTS)
+$(BUILD)/test/report-constants/result: tests/report/constants.sh tools/stow_budgets.sh FORCE
+	@tests/run.sh report-constants $(@D) tests/report/constants.sh $(@D)/work
+$(BUILD)/test/report-order/order: tests/report/order.c $(LIB_DEPS) $(HOST_PORT) port/host/assert.c
+	@mkdir -p $(@D)
+	$(Q)$(CC_gcc) $(STD) $(WARN) -O2 $(INC) $< $(LIB_SRC) $(HOST_PORT) port/host/assert.c -o $@ -lpthread
+$(BUILD)/test/report-order/result: tests/report/order.sh $(BUILD)/test/report-order/order FORCE
+	@tests/run.sh report-order $(@D) tests/report/order.sh $(BUILD)/test/report-order/order
+HOST_RESULTS += $(REPORT_HOST_RESULTS)

@@ -8,7 +8,9 @@
 # file, must be the image's printed container rows, in order; the image prints
 # more rows only for the containers its tests registered at run time, which are
 # not in the file. Every container's object must have been found (object > 0), and
-# the Markdown form must hold the same rows. Ends "N passed, N failed".
+# the Markdown form must hold the same rows. Then the tool's errors (no such
+# file, not ELF, truncated, no nm, bad arguments): one line each, exit status 2.
+# Ends "N passed, N failed".
 passed=0
 failed=0
 for image in "$@"; do
@@ -47,4 +49,36 @@ if [ -n "$UNREAD" ]; then
         echo "FAIL unread: read [$got], expected [$want]"
     fi
 fi
+# Errors: one line on stderr, exit status 2, nothing on stdout, no traceback.
+work=$(mktemp -d)
+first=$1
+head -c 300 "$first" >"$work/truncated.elf"
+echo "not a program" >"$work/text.txt"
+printf 'int stow_tool_unused;\n' >"$work/one.c"
+cc -c "$work/one.c" -o "$work/one.o" && ar rcT "$work/thin.a" "$work/one.o"
+error_case() { # error_case WHAT ARGS...
+    what=$1
+    shift
+    status=0
+    python3 tools/stow_report.py "$@" >"$work/out" 2>"$work/err" || status=$?
+    if [ "$status" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+        grep -q '^stow_report: ' "$work/err" && ! grep -q Traceback "$work/err"; then
+        passed=$((passed + 1))
+        echo "ok   error, $what: $(cat "$work/err")"
+    else
+        failed=$((failed + 1))
+        echo "FAIL error, $what: status $status"
+        cat "$work/err"
+    fi
+}
+error_case "no such image" "$work/firmware.elf"
+error_case "no such object" "$work/one.o" "$work/missing.o"
+error_case "not ELF" "$work/text.txt"
+error_case "truncated image" "$work/truncated.elf"
+error_case "no nm" --nm "$work/no-such-nm" "$first"
+error_case "an image among objects" "$work/one.o" "$first"
+error_case "a thin archive" "$work/thin.a"
+error_case "no arguments"
+error_case "an unknown option" --tables "$first"
+rm -rf "$work"
 echo "$passed passed, $failed failed"

@@ -60,14 +60,14 @@ STRESS_RESULTS += $(BUILD)/test/stress-riscv-virt-L1/result
 # sanitizer pairs the racing accesses), and not by a timeout. Counted as one passing
 # check when they do. On the M0 (whose atomic build masks), the M4, RISC-V virt and
 # the host. $(1) name, $(2) the image, $(3) the command line it follows, $(4) the
-# list of results it joins
+# list of results it joins, $(5) what the build breaks, if not the plain calls
 define STRESS_EXPECT_FAIL
 $(BUILD)/test/$(1)/result: $(2) FORCE
 	@status=0; timeout 120 $(3) $$< >$$(@D)/log 2>&1 || status=$$$$?; \
 	caught=$$$$(grep -m1 -E '^FAIL |^stow: |ThreadSanitizer: data race' $$(@D)/log); \
 	if [ $$$$status -ne 0 ] && [ $$$$status -ne 124 ] && [ -n "$$$$caught" ]; then \
-	    echo "1 0" >$$@; r="1 passed, 0 failed (the plain calls were caught: $$$$caught)"; \
-	else echo "0 1" >$$@; r="0 passed, 1 failed (the plain calls went unnoticed, status $$$$status)"; \
+	    echo "1 0" >$$@; r="1 passed, 0 failed ($(if $(5),$(5) was,the plain calls were) caught: $$$$caught)"; \
+	else echo "0 1" >$$@; r="0 passed, 1 failed ($(or $(5),the plain calls) went unnoticed, status $$$$status)"; \
 	    tail -n 8 $$(@D)/log; fi; \
 	printf '%-34s %s\n' $(1) "$$$$r"
 $(4) += $(BUILD)/test/$(1)/result

@@ -13,7 +13,15 @@
  * undefined reference that names the option and the value that file used, e.g.
  *     undefined reference to `stow_config_STOW_CHECK_LEVEL_2'
  * (from a STOW_*_DEFINE), or to `stow_pool_init__STOW_CHECK_LEVEL_2__...' (from an
- * init call). Rebuild the library and the application with the same options.
+ * init call). With GNU ld (gcc's and arm-none-eabi-gcc's linker) a note of the
+ * library's comes with it and names what the library was built with:
+ *     warning: stow: this file was built with STOW_CHECK_LEVEL_2, the library
+ *     with STOW_CHECK_LEVEL_1; build both with the same options
+ * (gold and lld print the undefined reference alone). Rebuild the library and
+ * the application with the same options: the same -D flags, or the same
+ * STOW_CONFIG_HEADER, for both. Only code that makes a container (a DEFINE, an
+ * init call) refers to these symbols: a file that includes a header for its
+ * macros alone (STOW_HEAP_BYTES_FOR in a sizing file) needs no library at all.
  * (GCC and clang; other compilers build without this check.)
  *
  *   option                    default               meaning
@@ -30,7 +38,14 @@
  *                                                   generation is used up is never reused.
  *   STOW_DEFAULT_ALIGN        alignof(max_align_t)  alignment used when a call passes align 0.
  *   STOW_SECTIONS             1 (0 on Mach-O)       1: STOW_*_DEFINE storage goes in the section
- *                                                   .bss.stow.<module>.<name>; 0: ordinary .bss.
+ *                                                   .bss.stow.<module>.<name> (_IN DEFINEs:
+ *                                                   .bss.stow.in.<subsystem>.<module>.<name>);
+ *                                                   0: ordinary .bss. The link's budget check
+ *                                                   counts a subsystem by those sections, so
+ *                                                   with 0 it cannot: a firmware that links
+ *                                                   a budget fragment (stow/report.h) and an
+ *                                                   _IN DEFINE built with 0 fails to link,
+ *                                                   naming the subsystem and this option.
  *   STOW_REGISTRY             1                     1: every STOW_*_DEFINE registers its container
  *                                                   for the report (stow/report.h: about 30
  *                                                   bytes of flash each, and the stats() and
@@ -39,11 +54,28 @@
  *                                                   nothing registered (budgets still checked
  *                                                   by the link).
  *   STOW_ASSERT_TEXT          1                     1: the assert hook gets the call and the
- *                                                   misuse as text; 0: "" instead (file and
- *                                                   line stay), which saves about 6 KiB of
- *                                                   flash at level 1 for all five modules
- *                                                   (1.6 KiB for the everyday calls;
- *                                                   Cortex-M4, -Os).
+ *                                                   misuse as text; 0: "" instead (the file's
+ *                                                   base name and the line stay). The text
+ *                                                   is flash: on Cortex-M4 at -Os, 7601 bytes
+ *                                                   at level 1 and 8786 at level 2 for all
+ *                                                   of lib/; 1752 and 2208 for a firmware
+ *                                                   that uses a pool, a heap, an arena and a
+ *                                                   genpool (tests/embedding/asserts.c;
+ *                                                   `make build/test/assert-paths/result`
+ *                                                   prints it). Level 0 has no checks, so
+ *                                                   no text.
+ *   STOW_MULTICORE            0                     1: stow_pool_alloc_atomic() and
+ *                                                   _free_atomic() may be called on one
+ *                                                   pool from several cores (docs/
+ *                                                   multicore.md): ARMv7-M and ARMv8-M take
+ *                                                   the tagged head with barriers instead of
+ *                                                   the one-core LDREX/STREX list, ARMv6-M
+ *                                                   the port's critical section instead of
+ *                                                   PRIMASK. No effect elsewhere (hosts and
+ *                                                   RV32 with the A extension are built for
+ *                                                   several cores already). Changes no
+ *                                                   layout; only the library's own build
+ *                                                   reads it.
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
@@ -139,11 +171,19 @@
 #if STOW_ASSERT_TEXT != 0 && STOW_ASSERT_TEXT != 1
 #error "STOW_ASSERT_TEXT must be 0 or 1"
 #endif
-/* The text a contract check hands the assert hook. */
+#ifndef STOW_MULTICORE
+#define STOW_MULTICORE 0
+#endif
+#if STOW_MULTICORE != 0 && STOW_MULTICORE != 1
+#error "STOW_MULTICORE must be 0 or 1"
+#endif
+/* The text a contract check hands the assert hook. Without it, text is still
+ * evaluated (for nothing: a literal, or a helper's parameter that then counts as
+ * used), so that a helper that passes its caller's text on builds warning-free. */
 #if STOW_ASSERT_TEXT
 #define STOW_CHECK_TEXT(text) text
 #else
-#define STOW_CHECK_TEXT(text) ""
+#define STOW_CHECK_TEXT(text) ((void)(text), "")
 #endif
 
 #define STOW_IS_POW2(x) ((x) != 0u && (((x) & ((x) - 1u)) == 0u))
@@ -220,12 +260,23 @@ constexpr T stow__cast(U value)
 /* The preprocessor cannot evaluate alignof, so this one is checked by the compiler. */
 STOW_STATIC_ASSERT(STOW_IS_POW2(STOW_DEFAULT_ALIGN), "STOW_DEFAULT_ALIGN must be a power of two");
 
+/* STOW__FILE: the file a check sits in, as the assert hook gets it: its name
+ * without a directory ("pool.c"), so that no build path ends up in flash.
+ * __FILE_NAME__ is GCC's (12 and later) and clang's (9 and later); an older
+ * compiler gets __FILE__, which is the path the build named the file by
+ * (-fmacro-prefix-map=<dir>/= shortens it). */
+#ifdef __FILE_NAME__
+#define STOW__FILE __FILE_NAME__
+#else
+#define STOW__FILE __FILE__
+#endif
+
 /* STOW_ASSERT(cond): a contract check. At level 0 it vanishes; at levels 1 and 2
  * a false cond calls stow_port_assert_failed(). It does not stop the caller: the
  * library's own checks (internal.h) also return the function's error value. */
 #if STOW_CHECK_LEVEL >= 1
 #define STOW_ASSERT(cond) \
-    ((cond) ? (void)0 : stow_port_assert_failed(STOW_CHECK_TEXT(#cond), __FILE__, __LINE__))
+    ((cond) ? (void)0 : stow_port_assert_failed(STOW_CHECK_TEXT(#cond), STOW__FILE, __LINE__))
 #else
 #define STOW_ASSERT(cond) ((void)0)
 #endif
@@ -364,18 +415,46 @@ extern const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW);
 }
 #endif
 /* What a DEFINE'd container's `config` field points at: the addresses of this
- * file's three symbols. Costs nothing in a file that defines no container. */
-static const char *const stow__config_guard[3] __attribute__((unused)) = {
+ * file's three symbols, in an array that exists only where a DEFINE names it, so
+ * that a file which includes a header for its macros alone (a sizing file) refers
+ * to nothing in the library, at any optimisation level (a static array here would
+ * be emitted at -O0 and pull the library into every program that includes a
+ * header). In C a compound literal (at file scope: static storage), one per
+ * DEFINE (3 pointers of flash each); in C++ a template's static member, one per
+ * set of options in the whole program. */
+#ifdef __cplusplus
+extern "C++" {
+template <long Level, long IndexBits, long Overflow> struct stow__config_guard_of {
+    static const char *const symbols[3];
+};
+template <long Level, long IndexBits, long Overflow>
+const char *const stow__config_guard_of<Level, IndexBits, Overflow>::symbols[3] = {
     &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
     &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)};
-#define STOW__CONFIG_GUARD stow__config_guard
+}
+#define STOW__CONFIG_GUARD                                                                \
+    (stow__config_guard_of<STOW_CHECK_LEVEL, STOW_HANDLE_INDEX_BITS,                      \
+                           STOW_GENERATION_OVERFLOW>::symbols)
+#else
+#define STOW__CONFIG_GUARD                                                                \
+    ((const char *const[3]){&STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL),                      \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),                      \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)})
+#endif
 /* After an init function's prototype: its link name carries the options, e.g.
  * stow_pool_init__STOW_CHECK_LEVEL_1__STOW_HANDLE_INDEX_BITS_16__STOW_GENERATION_OVERFLOW_WRAP. */
 #define STOW__GUARDED(fn)                                                                    \
     __asm__(STOW__STR(__USER_LABEL_PREFIX__) #fn "__" STOW__STR(STOW__GUARD_LEVEL) "__"      \
             STOW__STR(STOW__GUARD_INDEX) "__" STOW__STR(STOW__GUARD_OVERFLOW))
+/* Whether a container's config field holds this file's three symbols (for tests:
+ * each DEFINE has an array of its own). */
+#define STOW__CONFIG_GUARD_IS_HERE(config)                                                   \
+    ((config) != STOW__NULL && (config)[0] == &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL) &&      \
+     (config)[1] == &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX) &&                               \
+     (config)[2] == &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW))
 #else
 #define STOW__CONFIG_GUARD NULL
+#define STOW__CONFIG_GUARD_IS_HERE(config) ((config) == NULL)
 #define STOW__GUARDED(fn)
 #endif
 

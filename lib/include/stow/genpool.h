@@ -27,7 +27,7 @@
  * plus one 32-bit word and one bit of the occupancy bitmap: an overhead of 4 bytes
  * and 1 bit per slot. Per pool, up to 3 bytes of padding between the items and the
  * words, and the bitmap rounded up to whole 32-bit words (at most 31 bits unused);
- * STOW_GENPOOL_BYTES() gives the sum. The object itself is 72 bytes on a 32-bit
+ * STOW_GENPOOL_BYTES() gives the sum. The object itself is 84 bytes on a 32-bit
  * target.
  *
  * The slot's word is its whole state: for a live slot it is exactly the handle
@@ -86,11 +86,11 @@
  * removed and cleared items are poisoned too, at every level, and an access
  * through a pointer that outlived its item is reported at once (see config.h).
  *
- * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 12,
- * contains 10, insert of an 8-byte item 38 (of a 16-byte one 36: 8- and 16-byte
- * items are copied in one step; of a 32-byte one 68: other sizes a word at a time,
- * 4 instructions a word), alloc 40, remove 37,
- * handle_of 18, next 25 per live item (27 with 5 live items among 100 slots),
+ * Costs, in instructions on a Cortex-M4 (-O2, check level 0, `make bench`): get 13,
+ * contains 11, insert of an 8-byte item 39 (of a 16-byte one 37: 8- and 16-byte
+ * items are copied in one step; of a 32-byte one 69: other sizes a word at a time,
+ * 4 instructions a word), alloc 41, remove 39,
+ * handle_of 19, next 26 per live item (28 with 5 live items among 100 slots),
  * iterate 26 per live item, STOW_GENPOOL_FOREACH 6 per live item plus 11 to 13
  * per 32-slot word with a live slot (6.4 over a full pool, 6.7 with every other slot
  * live), clear 20.
@@ -169,6 +169,8 @@ struct stow_genpool {
     uint32_t fails;
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
     uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
+    uint32_t index_mask;       /* this pool's handles: the slot index in the low bits (2^index bits
+                                  - 1: STOW_HANDLE_INDEX_MASK, or a DEFINE_TYPED_BITS pool's own) */
 };
 
 /* Bytes of buffer stow_genpool_init() needs for capacity items of item_size bytes
@@ -251,6 +253,17 @@ bool stow_genpool_contains(const stow_genpool_t *g, stow_handle_t h);
  * is harmless: the second call returns false). O(1) (plus poisoning at level 2).
  * Contract violation: g is NULL. */
 bool stow_genpool_remove(stow_genpool_t *g, stow_handle_t h);
+
+/* Gives back the slot of an item that was just made (alloc or insert) and whose
+ * handle no one has kept: as remove, except that the slot's generation is not
+ * spent, so the next alloc or insert gets the slot and h again, as if the first
+ * had never happened. For an item whose set-up fails after alloc (a C++
+ * constructor that throws: stow.hpp's emplace). Returns false, doing nothing,
+ * when h is stale or null. O(1) (plus poisoning at level 2).
+ * Misuse (not detectable): cancelling an item whose handle was kept somewhere;
+ * that copy would name the slot's next item. Use remove for those.
+ * Contract violation: g is NULL. */
+bool stow_genpool_cancel(stow_genpool_t *g, stow_handle_t h);
 
 /* insert, get and remove under the pool's lock (see "Shared use" above):
  * ISR-safe and thread-safe, and they nest (inside lock()/unlock() or the
@@ -392,7 +405,7 @@ static inline stow_genpool_walk_t stow_genpool_walk_begin(const stow_genpool_t *
 #if STOW_CHECK_LEVEL >= 1
     if (g == STOW__NULL) {
         stow_port_assert_failed(STOW_CHECK_TEXT("stow_genpool_walk_begin: pool pointer is NULL"),
-                                __FILE__, __LINE__);
+                                STOW__FILE, __LINE__);
         w.bits = STOW__NULL;
         w.next_base = STOW__NULL;
         w.stride = 0u;
@@ -514,7 +527,7 @@ static inline bool stow__genpool_walk_removed(const stow_genpool_walk_t *w, uint
 #if STOW_CHECK_LEVEL >= 2
     if (((w->bits[-1] >> bit) & 1u) == 0u) {
         stow_port_assert_failed(
-            STOW_CHECK_TEXT("stow_genpool_walk_next: item removed during the walk"), __FILE__,
+            STOW_CHECK_TEXT("stow_genpool_walk_next: item removed during the walk"), STOW__FILE,
             __LINE__);
         return true;
     }
@@ -626,9 +639,10 @@ bool stow_genpool_check(const stow_genpool_t *g);
  *     T *name_get(name_handle_t h);                  bool name_contains(name_handle_t h);
  *     bool name_remove(name_handle_t h);             name_handle_t name_handle_of(const T *item);
  *     name_handle_t name_first(void);                name_handle_t name_next(name_handle_t h);
- *     T *name_iterate(uint32_t *cursor);
+ *     T *name_iterate(uint32_t *cursor);             bool name_cancel(name_handle_t h);
  *     bool name_is_null(name_handle_t h);            void name_clear(void);
  *     uint32_t name_count(void);
+ *     uint32_t name_index(name_handle_t h);          uint32_t name_generation(name_handle_t h);
  *
  * Their costs, results and violations are those of the functions they call.
  * Passing another pool's handle, or a plain stow_handle_t, is a compile error.
@@ -654,28 +668,60 @@ bool stow_genpool_check(const stow_genpool_t *g);
  *     #include "enemy.h"                             // the full struct enemy
  *     STOW_GENPOOL_DEFINE(enemies, struct enemy, 64);
  *
- *     // any other file: enemies_handle_t, enemies_insert(), enemies_get()... */
+ *     // any other file: enemies_handle_t, enemies_insert(), enemies_get()...
+ *
+ * Index bits of its own: STOW_GENPOOL_DEFINE_TYPED_BITS(name, T, capacity,
+ * index_bits) is STOW_GENPOOL_DEFINE_TYPED with a handle split of the pool's own:
+ * index_bits (1 to 30) low bits for the slot index, the other 32 - index_bits for
+ * the generation, whatever STOW_HANDLE_INDEX_BITS says (a 4096-slot pool of
+ * particles takes 12 and keeps 20 bits of generation; a pool beyond 2^16 slots
+ * takes more than the default 16). capacity must be 1 to 2^index_bits (a compile
+ * error says so). Only with typed handles, so that its handles never meet code
+ * that reads them with the global split: name_index() and name_generation() read
+ * them with the pool's own, where stow_handle_index() and
+ * stow_handle_generation() would not. Every function of this header works on such
+ * a pool (each pool keeps its split); the cost is that of any pool (the split is
+ * a field every call reads, as with the default). _BITS_STATIC makes it
+ * file-local; STOW_GENPOOL_DECLARE_TYPED_BITS(name, T, index_bits) declares it in
+ * a header, with STOW_GENPOOL_DEFINE_BITS(name, T, capacity, index_bits) in one
+ * .c file. */
 #define STOW_GENPOOL_DEFINE_TYPED(name, T, capacity) \
     STOW_HANDLE_DECLARE(name##_handle_t);            \
     STOW_GENPOOL_DEFINE(name, T, capacity);          \
-    STOW__GENPOOL_WRAPPERS(name, T)
+    STOW__GENPOOL_WRAPPERS(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_GENPOOL_DEFINE_TYPED_STATIC(name, T, capacity) \
     STOW_HANDLE_DECLARE(name##_handle_t);                   \
     STOW_GENPOOL_DEFINE_STATIC(name, T, capacity);          \
-    STOW__GENPOOL_WRAPPERS(name, T)
+    STOW__GENPOOL_WRAPPERS(name, T, STOW_HANDLE_INDEX_BITS)
 /* The same, counted in subsystem sub (stow/report.h). */
 #define STOW_GENPOOL_DEFINE_TYPED_IN(sub, name, T, capacity) \
     STOW_HANDLE_DECLARE(name##_handle_t);                     \
     STOW_GENPOOL_DEFINE_IN(sub, name, T, capacity);           \
-    STOW__GENPOOL_WRAPPERS(name, T)
+    STOW__GENPOOL_WRAPPERS(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_GENPOOL_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
     STOW_HANDLE_DECLARE(name##_handle_t);                            \
     STOW_GENPOOL_DEFINE_STATIC_IN(sub, name, T, capacity);           \
-    STOW__GENPOOL_WRAPPERS(name, T)
+    STOW__GENPOOL_WRAPPERS(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_GENPOOL_DECLARE_TYPED(name, T)   \
     STOW_HANDLE_DECLARE(name##_handle_t);     \
     extern stow_genpool_t name;               \
-    STOW__GENPOOL_WRAPPERS(name, T)
+    STOW__GENPOOL_WRAPPERS(name, T, STOW_HANDLE_INDEX_BITS)
+#define STOW_GENPOOL_DEFINE_TYPED_BITS(name, T, capacity, index_bits) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                              \
+    STOW_GENPOOL_DEFINE_BITS(name, T, capacity, index_bits);           \
+    STOW__GENPOOL_WRAPPERS(name, T, index_bits)
+#define STOW_GENPOOL_DEFINE_TYPED_BITS_STATIC(name, T, capacity, index_bits)                    \
+    STOW_HANDLE_DECLARE(name##_handle_t);                                                      \
+    STOW__GENPOOL_DEFINE_BITS_IN(static STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, T, capacity, \
+                                 index_bits);                                                  \
+    STOW__GENPOOL_WRAPPERS(name, T, index_bits)
+#define STOW_GENPOOL_DECLARE_TYPED_BITS(name, T, index_bits) \
+    STOW_HANDLE_DECLARE(name##_handle_t);                    \
+    extern stow_genpool_t name;                              \
+    STOW__GENPOOL_WRAPPERS(name, T, index_bits)
+/* The untyped pool of a DECLARE_TYPED_BITS, for its one .c file. */
+#define STOW_GENPOOL_DEFINE_BITS(name, T, capacity, index_bits) \
+    STOW__GENPOOL_DEFINE_BITS_IN(STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, T, capacity, index_bits)
 
 /* ---------------------------------------------------------------- private parts */
 
@@ -712,7 +758,22 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW__FILE_SCOPE_ONLY;                                                                     \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
                                               STOW__CAST(uint64_t, STOW_HANDLE_MAX_CAPACITY), \
-                       "genpool capacity must be 1..STOW_HANDLE_MAX_CAPACITY");                \
+                       "genpool capacity must be 1 to STOW_HANDLE_MAX_CAPACITY, which is "     \
+                       STOW__HANDLE_LIMIT_TEXT ": for more slots define STOW_HANDLE_INDEX_BITS " \
+                       "higher (at most 30; the generation of every handle gets a bit less), or "   \
+                       "give this pool index bits of its own (STOW_GENPOOL_DEFINE_TYPED_BITS)"); \
+    STOW__GENPOOL_DEFINE_BODY(linkage, sub, name, T, capacity, STOW_HANDLE_INDEX_BITS)
+#define STOW__GENPOOL_DEFINE_BITS_IN(linkage, sub, name, T, capacity, index_bits)               \
+    STOW__FILE_SCOPE_ONLY;                                                                     \
+    STOW_STATIC_ASSERT((index_bits) >= 1 && (index_bits) <= 30,                                \
+                       "STOW_GENPOOL_DEFINE_TYPED_BITS: index_bits must be 1 to 30 (the "      \
+                       "generation needs 2 bits or more)");                                    \
+    STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=                 \
+                                              (UINT64_C(1) << (index_bits)),                   \
+                       "STOW_GENPOOL_DEFINE_TYPED_BITS: the capacity must be 1 to 2^index_bits " \
+                       "(its last argument): raise index_bits (at most 30) for more slots");   \
+    STOW__GENPOOL_DEFINE_BODY(linkage, sub, name, T, capacity, index_bits)
+#define STOW__GENPOOL_DEFINE_BODY(linkage, prefix, subname, name, T, capacity, index_bits)                  \
     STOW_STATIC_ASSERT(STOW__CAST(uint64_t, sizeof(T)) * STOW__CAST(uint64_t, capacity) <= \
                            UINT32_MAX,                                                         \
                        "genpool items must take less than 4 GiB");                             \
@@ -720,7 +781,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
     STOW_STATIC_ASSERT(                                                                        \
         STOW__FITS_SIZE(capacity, STOW__GENPOOL_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 5u, 7u),  \
         "genpool storage does not fit in size_t");                                             \
-    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, genpool, name) \
+    STOW_ALIGNAS(STOW_GENPOOL_BUF_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(prefix, subname, genpool, name) \
     static unsigned char                                                                       \
         stow__genpool_buf_##name[STOW_GENPOOL_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)];    \
     linkage stow_genpool_t name = {                                                            \
@@ -743,8 +804,9 @@ bool stow_genpool_check(const stow_genpool_t *g);
         0u,                                                                                    \
         0u,                                                                                    \
         STOW__CONFIG_GUARD,                                                                    \
-        0u};                                                                                   \
-    STOW__REGISTER(sub, genpool, name, stow__genpool_buf_##name)
+        0u,                                                                                    \
+        STOW__HANDLE_MASK_OF(index_bits)};                                                     \
+    STOW__REGISTER(prefix, subname, genpool, name, stow__genpool_buf_##name)
 
 #if defined(__GNUC__)
 #define STOW__GENPOOL_UNUSED __attribute__((unused))
@@ -752,7 +814,7 @@ bool stow_genpool_check(const stow_genpool_t *g);
 #define STOW__GENPOOL_UNUSED
 #endif
 
-#define STOW__GENPOOL_WRAPPERS(name, T)                                                     \
+#define STOW__GENPOOL_WRAPPERS(name, T, index_bits)                                         \
     static inline STOW__GENPOOL_UNUSED name##_handle_t name##_insert(const T *item)         \
     {                                                                                       \
         name##_handle_t h;                                                                  \
@@ -798,9 +860,21 @@ bool stow_genpool_check(const stow_genpool_t *g);
     {                                                                                       \
         return STOW__CAST(T *, stow_genpool_iterate(&(name), cursor));                                  \
     }                                                                                       \
+    static inline STOW__GENPOOL_UNUSED bool name##_cancel(name##_handle_t h)                \
+    {                                                                                       \
+        return stow_genpool_cancel(&(name), h.untyped);                                     \
+    }                                                                                       \
     static inline STOW__GENPOOL_UNUSED bool name##_is_null(name##_handle_t h)               \
     {                                                                                       \
-        return stow_handle_is_null(h.untyped);                                              \
+        return h.untyped.bits <= STOW__HANDLE_MASK_OF(index_bits); /* generation 0 */       \
+    }                                                                                       \
+    static inline STOW__GENPOOL_UNUSED uint32_t name##_index(name##_handle_t h)             \
+    {                                                                                       \
+        return h.untyped.bits & STOW__HANDLE_MASK_OF(index_bits);                           \
+    }                                                                                       \
+    static inline STOW__GENPOOL_UNUSED uint32_t name##_generation(name##_handle_t h)        \
+    {                                                                                       \
+        return h.untyped.bits >> (index_bits);                                              \
     }                                                                                       \
     static inline STOW__GENPOOL_UNUSED void name##_clear(void) { stow_genpool_clear(&(name)); } \
     static inline STOW__GENPOOL_UNUSED uint32_t name##_count(void)                          \

@@ -89,9 +89,10 @@
  * (nor any fault handler), so those handlers must not touch a pool another
  * context uses; and another core is not stopped, so a pool shared between
  * cores needs a port whose lock spins on the word too (stow/port.h, "Writing
- * your own"). Per call, from a thread / an interrupt handler / another core
- * while other contexts use the same pool ("port" = with a port whose lock spans
- * cores: host, Zephyr SMP, or your own):
+ * your own"; the multi-core ports, smp.c, do). Per call, from a thread / an
+ * interrupt handler / another core while other contexts use the same pool
+ * ("port" = with a port whose lock spans cores: host, Zephyr SMP,
+ * port/riscv/smp.c, port/cortex-m/smp.c, or your own):
  *   alloc_isr, free_isr, lock/unlock    safe / safe / port
  *   owns, capacity                      safe / safe / safe (they read what only
  *                                       init changes)
@@ -100,7 +101,8 @@
  *                                       pool to itself
  *   init                                not safe: before any sharing starts
  *   alloc_atomic, free_atomic           safe / safe / see below (lock-free
- *                                       where the core allows)
+ *                                       where the core allows; several cores:
+ *                                       RV32A, or Cortex-M with STOW_MULTICORE)
  *
  * Options: only STOW_CHECK_LEVEL (config.h), which changes the layout of
  * stow_pool_t and STOW_POOL_BYTES: build the library and its users alike.
@@ -121,31 +123,62 @@ extern "C" {
 
 /* How stow_pool_alloc_atomic() and stow_pool_free_atomic() are built (see their
  * documentation below): load-/store-exclusive on M-profile cores that have them,
- * PRIMASK on those that do not, C11 atomics on a tagged head word where 64-bit
- * atomics are lock-free, and the port's critical section everywhere else. */
+ * PRIMASK on those that do not, C11 atomics on a tagged head word where atomics
+ * of its width are lock-free (64 bits on hosts, 32 on RV32 with the A extension
+ * and, with STOW_MULTICORE, on ARMv7-M and ARMv8-M), and the port's critical
+ * section everywhere else (and on ARMv6-M with STOW_MULTICORE).
+ * STOW__POOL_HEAD_BITS is the width of the tagged head word where the pool has
+ * one (0: none). It depends on the core only, never on STOW_MULTICORE, so that
+ * the option changes no layout: ARMv7-M and ARMv8-M carry the word in both
+ * builds. A test build may set both macros itself (a host build with a 32-bit
+ * head runs the RV32 code under the host's tools). */
 #define STOW__POOL_ATOMIC_EXCLUSIVE 1
 #define STOW__POOL_ATOMIC_PRIMASK 2
 #define STOW__POOL_ATOMIC_TAGGED 3
 #define STOW__POOL_ATOMIC_PORT 4
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
+#if defined(STOW__POOL_ATOMIC)
+#ifndef STOW__POOL_HEAD_BITS
+#error "a build that sets STOW__POOL_ATOMIC sets STOW__POOL_HEAD_BITS too"
+#endif
+#elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__GNUC__)
 #if defined(__ARM_FEATURE_LDREX) && (__ARM_FEATURE_LDREX & 4)
+#define STOW__POOL_HEAD_BITS 32
+#if STOW_MULTICORE
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_EXCLUSIVE
+#endif
+#else
+#define STOW__POOL_HEAD_BITS 0
+#if STOW_MULTICORE
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PORT
 #else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PRIMASK
+#endif
 #endif
 #elif defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2 && \
     !defined(__STDC_NO_ATOMICS__)
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#define STOW__POOL_HEAD_BITS 64
+#elif defined(__GNUC__) && defined(__GCC_ATOMIC_INT_LOCK_FREE) && __GCC_ATOMIC_INT_LOCK_FREE == 2 && \
+    defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && __GCC_ATOMIC_POINTER_LOCK_FREE == 2 && \
+    !defined(__STDC_NO_ATOMICS__)
+#define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_TAGGED
+#define STOW__POOL_HEAD_BITS 32
 #else
 #define STOW__POOL_ATOMIC STOW__POOL_ATOMIC_PORT
+#define STOW__POOL_HEAD_BITS 0
 #endif
 
 typedef struct stow_pool stow_pool_t;
 struct stow_pool {
     unsigned char *free_list; /* first free block (its first pointer links the next), or NULL */
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS == 64
     /* the atomic calls' free-list head: block index + 1 (0: empty) | a tag << 32 */
     STOW_ALIGNAS(8) uint64_t tagged_head;
+#elif STOW__POOL_HEAD_BITS == 32
+    /* the same in 32 bits: the index + 1 below the capacity's top bit, the tag above */
+    uint32_t tagged_head;
 #endif
     unsigned char *bump;      /* first block never handed out since init or the last reset */
     unsigned char *base;      /* first block */
@@ -263,10 +296,10 @@ void *stow_pool_alloc_isr(stow_pool_t *p);
 void stow_pool_free_isr(stow_pool_t *p, void *block);
 
 /* stow_pool_alloc() and stow_pool_free() that any mix of thread code and
- * interrupt handlers on one core, and of threads on several cores of a host, may
- * call on one pool at once. Same results (a block or NULL; NULL is ignored by
- * free), O(1) without contention (level 2: also O(block size)), and what
- * each build does:
+ * interrupt handlers on one core, of threads on several cores of a host, and
+ * (see below) of cores of a multi-core chip may call on one pool at once. Same
+ * results (a block or NULL; NULL is ignored by free), O(1) without contention
+ * (level 2: also O(block size)), and what each build does:
  *   - ARMv7-M, ARMv8-M (M3, M4, M7, M33, M55, and the baseline M23, which has
  *     the exclusives too): lock-free with LDREX/STREX; interrupts stay enabled.
  *     A handler that comes in between makes the interrupted call retry, and an
@@ -285,16 +318,27 @@ void stow_pool_free_isr(stow_pool_t *p, void *block);
  *     a 32-bit tag that each change of the head increments (ABA-safe unless one
  *     call is delayed across a multiple of 2^32 changes). Lock-free by
  *     atomic_is_lock_free, no libatomic. They keep a free list of their own.
- *   - Others (RV32 cores among them): the port's critical section around the
- *     same few loads and stores, as on ARMv6-M.
- * Multi-core Cortex-M: the global monitor makes each LDREX/STREX pair atomic
- * across cores, and so the pop ABA-safe, for memory it covers (shareable RAM;
- * on many chips only some of it). But the calls carry no DMB: another core may
- * see the new head before the link or the contents written ahead of it, so as
- * built they are for one core; across cores use the _isr calls with a port
- * whose lock spans cores (stow/port.h). The ARMv6-M and RV32 builds
- * protect one core only. NMI and fault handlers may use the lock-free builds
- * (the interrupted call retries), not the masked ones.
+ *   - RV32 with the A extension (rv32imac, rv32emac...): the same in a 32-bit
+ *     word, the index below the capacity's top bit and the tag in the bits
+ *     above (32 minus the capacity's bits: 22 for 1000 blocks), by LR/SC and
+ *     AMOs with acquire and release order. Lock-free, interrupts stay enabled;
+ *     safe across harts. RV32IMAC, -O2, level 1 (make bench): alloc 48
+ *     instructions from the free list and 32 for a never-used block, free 51.
+ *   - Others (RV32 without the A extension among them): the port's critical
+ *     section around the same few loads and stores, as on ARMv6-M.
+ * Several cores of a chip (docs/multicore.md): RV32 with the A extension as
+ * built. Cortex-M with STOW_MULTICORE (stow/config.h) in the library's build:
+ * on ARMv7-M and ARMv8-M the tagged 32-bit head as on RV32 (LDREX/STREX, and a
+ * DMB on each side of the swap, so that another core sees the link and the
+ * contents written ahead of the head), which needs the chip's global monitor
+ * to cover the pool's memory (on many chips only some RAM); on ARMv6-M the
+ * port's critical section, which a multi-core port makes a cross-core lock
+ * (port/cortex-m/smp.c: the chip's spinlock). Without the option, the ARMv7-M
+ * and ARMv8-M build is for one core: it has no barrier, and its ABA argument
+ * (the monitor cleared on exception entry) says nothing about another core's
+ * stores under a monitor that compares values, as QEMU's does. NMI and fault
+ * handlers may use the lock-free builds (the interrupted call retries), not
+ * the masked ones.
  *
  * Checks: level 1 makes free's checks (a block start of this pool, below bump);
  * level 2 adds the bitmap (double free, tested and cleared in one atomic step, so
@@ -376,7 +420,7 @@ bool stow_pool_check(const stow_pool_t *p);
 #else
 #define STOW__POOL_POISON_INIT(buf)
 #endif
-#if STOW__POOL_ATOMIC == STOW__POOL_ATOMIC_TAGGED
+#if STOW__POOL_HEAD_BITS != 0
 #define STOW__POOL_TAGGED_INIT 0u,
 #else
 #define STOW__POOL_TAGGED_INIT

@@ -53,16 +53,23 @@
  *     STOW_BUDGET(audio, 1024)
  *     STOW_BUDGET(net, 8 * 1024)
  * (one per subsystem, bytes of storage, no semicolons) serves twice:
- *   - tools/stow_budgets.sh budgets.h > DIR/stow_budgets.ld (make's rule for it:
- *     see the README) turns it into the fragment that linker/stow.ld INCLUDEs
- *     inside .stow: each subsystem's storage gathered between two symbols and an
- *     ASSERT over their distance. Put DIR before stow's linker directory on the
- *     -L path (stow ships an empty stow_budgets.ld for firmwares without budgets).
- *     Over budget, the link fails with
- *       stow budget: subsystem audio is over its budget of 1024 bytes (make report ELF=<image> prints its storage)
+ *   - tools/stow_budgets.sh -o DIR/stow_budgets.ld budgets.h "$(CC) $(CFLAGS)"
+ *     (make's rule for it: see the README) turns it into the fragment that
+ *     linker/stow.ld INCLUDEs inside .stow: each subsystem's storage gathered
+ *     between two symbols and an ASSERT over their distance. Put DIR before
+ *     stow's linker directory on the -L path (stow ships an empty
+ *     stow_budgets.ld for firmwares without budgets). A budget is any integer
+ *     constant expression #if takes (0x3FFu, 4 * 1024, a macro); on an error the
+ *     tool writes nothing and says why in one line. Over budget, the link fails with
+ *       stow budget: subsystem audio is over its budget of 1024 bytes (stow_report.py OBJECTS... lists its storage from the link's .o and .a files)
  *     GNU ld cannot print a computed number in an ASSERT's message, hence the
- *     pointer to the budget tool. ld counts the alignment padding between a
- *     subsystem's containers, the host check below does not.
+ *     pointer to the tool, which reads the objects the failed link was given
+ *     (there is no image): tools/stow_report.py main.o audio.o libstow.a.
+ *     ld counts the alignment padding between a subsystem's containers, the
+ *     host check below and the tool on objects do not. The link counts a
+ *     subsystem by its storage's sections, so an _IN DEFINE built with
+ *     STOW_SECTIONS 0 (config.h) fails such a link:
+ *       stow budget: subsystem audio has containers built with STOW_SECTIONS 0, whose storage the link cannot count: build them with STOW_SECTIONS 1
  *   - included in one C file after this header, each line defines the budget in
  *     the section `stow_budgets`, for the report and for stow_budget_check().
  *
@@ -84,7 +91,9 @@
  *
  * Tool. `make report ELF=firmware.elf [MARKDOWN=1]` (tools/stow_report.py) reads
  * the registry out of an image without running it and prints the static RAM of
- * every container and subsystem.
+ * every container and subsystem; given the objects of a link instead of an image
+ * (tools/stow_report.py *.o libstow.a), it reads each DEFINE's storage section
+ * and each budget from them. Errors are one line (exit status 2).
  */
 #ifndef STOW_REPORT_H
 #define STOW_REPORT_H
@@ -304,6 +313,20 @@ size_t stow_format_u(char *out, uint64_t value);
 #define STOW__SECTION_IN(prefix, subname, module, name)
 #endif
 
+/* An _IN DEFINE built with STOW_SECTIONS 0 puts its storage where the link's
+ * budget check cannot count it. It says so with a symbol that costs nothing (a
+ * weak absolute one, stow_budget_uncounted_<subsystem>), and the fragment
+ * tools/stow_budgets.sh writes fails the link when that symbol is defined for a
+ * budgeted subsystem, naming the subsystem and STOW_SECTIONS: a budget that
+ * cannot be checked is an error, not a pass. */
+#if !STOW_SECTIONS && defined(__GNUC__) && defined(__ELF__)
+#define STOW__UNCOUNTED(subname, name)                                                     \
+    __asm__(".ifnb " subname "\n.weak stow_budget_uncounted_" subname                      \
+            "\n.set stow_budget_uncounted_" subname ", 1\n.endif")
+#else
+#define STOW__UNCOUNTED(subname, name) extern int stow__uncounted_unused_##name
+#endif
+
 #if STOW__REGISTRY
 /* A DEFINE's entry, after its container: a constant entry and, in the section
  * stow_registry, a pointer to it (pointers, not the entries themselves, so that
@@ -314,9 +337,12 @@ size_t stow_format_u(char *out, uint64_t value);
                                                              &(name), sizeof(buf), NULL};   \
     __attribute__((used, section("stow_registry"),                             \
                    aligned(sizeof(void *)))) static const stow_registry_entry_t *const      \
-        stow__registry_##name = &stow__entry_##name
+        stow__registry_##name = &stow__entry_##name;                                       \
+    STOW__UNCOUNTED(subname, name)
 #else
-#define STOW__REGISTER(prefix, subname, kind, name, buf) extern int stow__registry_unused_##name
+#define STOW__REGISTER(prefix, subname, kind, name, buf)                                    \
+    extern int stow__registry_unused_##name;                                               \
+    STOW__UNCOUNTED(subname, name)
 #endif
 
 #define STOW__REGISTER_RUN(kind, container, name, subname, storage)                       \

@@ -36,7 +36,7 @@
  *
  * Memory: the items, at a stride of item_size rounded up to item_align, then two
  * 32-bit words per slot. Overhead: 8 bytes per slot (item padding aside), the
- * dead mark and the free list included, plus the 48-byte stow_slotmap_t (on a
+ * dead mark and the free list included, plus the 64-byte stow_slotmap_t (on a
  * 32-bit target):
  *   - dense[p]: the handle index of the item at position p, and in bit 31 its
  *     dead mark (indices use at most 30 bits, so the mark costs nothing).
@@ -140,6 +140,8 @@ struct stow_slotmap {
     uint32_t fails;       /* refused alloc/insert */
     const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
     uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
+    uint32_t index_mask;       /* this map's handles: the index in the low bits (2^index bits - 1:
+                                  STOW_HANDLE_INDEX_MASK, or a DEFINE_TYPED_BITS map's own) */
 };
 
 /* The dead mark in a dense word; handle indices use at most 30 bits. */
@@ -199,12 +201,28 @@ struct stow_slotmap {
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
                                               STOW_HANDLE_MAX_CAPACITY,                    \
-                       "slot map capacity must be 1 to STOW_HANDLE_MAX_CAPACITY");          \
+                       "slot map capacity must be 1 to STOW_HANDLE_MAX_CAPACITY, which is " \
+                       STOW__HANDLE_LIMIT_TEXT ": for more slots define STOW_HANDLE_INDEX_BITS " \
+                       "higher (at most 30; the generation of every handle gets a bit less), or " \
+                       "give this map index bits of its own (STOW_SLOTMAP_DEFINE_TYPED_BITS)"); \
+    STOW__SLOTMAP_DEFINE_BODY(linkage, sub, name, T, capacity, STOW_HANDLE_INDEX_BITS)
+#define STOW__SLOTMAP_DEFINE_BITS_IN(linkage, sub, name, T, capacity, index_bits)           \
+    STOW__FILE_SCOPE_ONLY;                                                                 \
+    STOW_STATIC_ASSERT((index_bits) >= 1 && (index_bits) <= 30,                            \
+                       "STOW_SLOTMAP_DEFINE_TYPED_BITS: index_bits must be 1 to 30 (the "  \
+                       "generation needs 2 bits or more)");                                \
+    STOW_STATIC_ASSERT((capacity) >= 1 && STOW__CAST(uint64_t, capacity) <=             \
+                                              (UINT64_C(1) << (index_bits)),               \
+                       "STOW_SLOTMAP_DEFINE_TYPED_BITS: the capacity must be 1 to "        \
+                       "2^index_bits (its last argument): raise index_bits (at most 30) "  \
+                       "for more slots");                                                  \
+    STOW__SLOTMAP_DEFINE_BODY(linkage, sub, name, T, capacity, index_bits)
+#define STOW__SLOTMAP_DEFINE_BODY(linkage, prefix, subname, name, T, capacity, index_bits)              \
     /* items rounded up to 4 bytes (at most 3 more), then 8 table bytes per slot */        \
     STOW_STATIC_ASSERT(                                                                    \
         STOW__FITS_SIZE(capacity, STOW__SLOTMAP_STRIDE(sizeof(T), STOW_ALIGNOF(T)) + 8u, 3u), \
         "slot map storage does not fit in size_t");                                        \
-    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(sub, slotmap, name) \
+    STOW_ALIGNAS(STOW_SLOTMAP_ALIGN(STOW_ALIGNOF(T))) STOW__SECTION_IN(prefix, subname, slotmap, name) \
     static unsigned char                                                                   \
         stow__slotmap_buf_##name[STOW_SLOTMAP_BYTES(sizeof(T), STOW_ALIGNOF(T), capacity)]; \
     linkage stow_slotmap_t name = {                                                        \
@@ -222,8 +240,9 @@ struct stow_slotmap {
         0u,                                                                                \
         0u,                                                                                \
         STOW__CONFIG_GUARD,                                                                \
-        0u};                                                                               \
-    STOW__REGISTER(sub, slotmap, name, stow__slotmap_buf_##name)
+        0u,                                                                                \
+        STOW__HANDLE_MASK_OF(index_bits)};                                                 \
+    STOW__REGISTER(prefix, subname, slotmap, name, stow__slotmap_buf_##name)
 
 /* Makes *m an empty slot map of `capacity` items of item_size bytes aligned to
  * item_align (0: STOW_DEFAULT_ALIGN) in buf, with zeroed statistics. buf needs
@@ -261,6 +280,18 @@ bool stow_slotmap_contains(const stow_slotmap_t *m, stow_handle_t h);
  * stale. Returns false, changing nothing, when h is stale or null (not a fail).
  * O(item_size) for the move. Contract violation: m is NULL. */
 bool stow_slotmap_remove(stow_slotmap_t *m, stow_handle_t h);
+
+/* Takes back the last item (position count - 1), which was just made (alloc or
+ * insert) and whose handle no one has kept: as remove, except that nothing
+ * moves and the handle's generation is not spent, so the next alloc or insert
+ * gets the same position and h again, as if the first had never happened. For
+ * an item whose set-up fails after alloc (a C++ constructor that throws:
+ * stow.hpp's emplace). Returns false, doing nothing, when h is stale or null or
+ * names another item than the last. O(1) (plus poisoning at level 2).
+ * Misuse (not detectable): cancelling an item whose handle was kept somewhere;
+ * that copy would name the next item. Use remove for those.
+ * Contract violation: m is NULL. */
+bool stow_slotmap_cancel(stow_slotmap_t *m, stow_handle_t h);
 
 /* insert, get and remove under the map's lock (see "Shared use" above):
  * ISR-safe and thread-safe, and they nest (inside lock()/unlock() or the
@@ -367,6 +398,8 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
  *     T *name_data(void);                            uint32_t name_count(void);
  *     uint32_t name_refresh(void (*on_destroy)(void *item, void *ctx), void *ctx);
  *     void name_clear(void);                         bool name_is_null(name_handle_t h);
+ *     bool name_cancel(name_handle_t h);
+ *     uint32_t name_index(name_handle_t h);          uint32_t name_generation(name_handle_t h);
  * Costs and errors are those of the functions they wrap. _DEFINE_TYPED_STATIC is
  * the file-local form. To share a typed map between files, put
  * STOW_SLOTMAP_DECLARE_TYPED(name, T) in a header and STOW_SLOTMAP_DEFINE(name,
@@ -380,23 +413,50 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
  *     #include "bullets.h"
  *     #include "bullet.h"                            // the full struct bullet
  *     STOW_SLOTMAP_DEFINE(bullets, struct bullet, 256);
- *     // any other file: bullets_handle_t, bullets_insert(), bullets_get()... */
+ *     // any other file: bullets_handle_t, bullets_insert(), bullets_get()...
+ *
+ * Index bits of its own: STOW_SLOTMAP_DEFINE_TYPED_BITS(name, T, capacity,
+ * index_bits) is STOW_SLOTMAP_DEFINE_TYPED with a handle split of the map's own:
+ * index_bits (1 to 30) low bits for the index, the other 32 - index_bits for the
+ * generation, whatever STOW_HANDLE_INDEX_BITS says (a 4096-slot map takes 12 and
+ * keeps 20 bits of generation; a map beyond 2^16 slots takes more than the
+ * default 16). capacity must be 1 to 2^index_bits (a compile error says so). Only
+ * with typed handles, so that its handles never meet code that reads them with
+ * the global split: name_index() and name_generation() read them with the map's
+ * own, where stow_handle_index() and stow_handle_generation() would not. Every
+ * function of this header works on such a map (each map keeps its split), at
+ * the same cost. _BITS_STATIC makes it file-local;
+ * STOW_SLOTMAP_DECLARE_TYPED_BITS(name, T, index_bits) declares it in a header,
+ * with STOW_SLOTMAP_DEFINE_BITS(name, T, capacity, index_bits) in one .c file. */
 #define STOW_SLOTMAP_DEFINE_TYPED(name, T, capacity) \
     STOW_SLOTMAP_DEFINE(name, T, capacity);          \
-    STOW__SLOTMAP_TYPED(name, T)
+    STOW__SLOTMAP_TYPED(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_SLOTMAP_DEFINE_TYPED_STATIC(name, T, capacity) \
     STOW_SLOTMAP_DEFINE_STATIC(name, T, capacity);          \
-    STOW__SLOTMAP_TYPED(name, T)
+    STOW__SLOTMAP_TYPED(name, T, STOW_HANDLE_INDEX_BITS)
 /* The same, counted in subsystem sub (stow/report.h). */
 #define STOW_SLOTMAP_DEFINE_TYPED_IN(sub, name, T, capacity) \
     STOW_SLOTMAP_DEFINE_IN(sub, name, T, capacity);           \
-    STOW__SLOTMAP_TYPED(name, T)
+    STOW__SLOTMAP_TYPED(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_SLOTMAP_DEFINE_TYPED_STATIC_IN(sub, name, T, capacity) \
     STOW_SLOTMAP_DEFINE_STATIC_IN(sub, name, T, capacity);           \
-    STOW__SLOTMAP_TYPED(name, T)
+    STOW__SLOTMAP_TYPED(name, T, STOW_HANDLE_INDEX_BITS)
 #define STOW_SLOTMAP_DECLARE_TYPED(name, T) \
     extern stow_slotmap_t name;             \
-    STOW__SLOTMAP_TYPED(name, T)
+    STOW__SLOTMAP_TYPED(name, T, STOW_HANDLE_INDEX_BITS)
+#define STOW_SLOTMAP_DEFINE_TYPED_BITS(name, T, capacity, index_bits) \
+    STOW_SLOTMAP_DEFINE_BITS(name, T, capacity, index_bits);           \
+    STOW__SLOTMAP_TYPED(name, T, index_bits)
+#define STOW_SLOTMAP_DEFINE_TYPED_BITS_STATIC(name, T, capacity, index_bits)                    \
+    STOW__SLOTMAP_DEFINE_BITS_IN(static STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, T, capacity, \
+                                 index_bits);                                                  \
+    STOW__SLOTMAP_TYPED(name, T, index_bits)
+#define STOW_SLOTMAP_DECLARE_TYPED_BITS(name, T, index_bits) \
+    extern stow_slotmap_t name;                              \
+    STOW__SLOTMAP_TYPED(name, T, index_bits)
+/* The untyped map of a DECLARE_TYPED_BITS, for its one .c file. */
+#define STOW_SLOTMAP_DEFINE_BITS(name, T, capacity, index_bits) \
+    STOW__SLOTMAP_DEFINE_BITS_IN(STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, T, capacity, index_bits)
 
 #if defined(__GNUC__)
 #define STOW__SLOTMAP_WRAPPER __attribute__((unused)) static inline
@@ -404,7 +464,7 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
 #define STOW__SLOTMAP_WRAPPER static inline
 #endif
 
-#define STOW__SLOTMAP_TYPED(name, T)                                                              \
+#define STOW__SLOTMAP_TYPED(name, T, index_bits)                                                  \
     STOW_HANDLE_DECLARE(name##_handle_t);                                                         \
     STOW__SLOTMAP_WRAPPER name##_handle_t stow__slotmap_wrap_##name(stow_handle_t h)              \
     {                                                                                             \
@@ -455,9 +515,21 @@ bool stow_slotmap_check(const stow_slotmap_t *m);
         return stow_slotmap_refresh(&(name), on_destroy, ctx);                                    \
     }                                                                                             \
     STOW__SLOTMAP_WRAPPER void name##_clear(void) { stow_slotmap_clear(&(name)); }                \
+    STOW__SLOTMAP_WRAPPER bool name##_cancel(name##_handle_t h)                                   \
+    {                                                                                             \
+        return stow_slotmap_cancel(&(name), h.untyped);                                           \
+    }                                                                                             \
     STOW__SLOTMAP_WRAPPER bool name##_is_null(name##_handle_t h)                                  \
     {                                                                                             \
-        return stow_handle_is_null(h.untyped);                                                    \
+        return h.untyped.bits <= STOW__HANDLE_MASK_OF(index_bits); /* generation 0 */             \
+    }                                                                                             \
+    STOW__SLOTMAP_WRAPPER uint32_t name##_index(name##_handle_t h)                                \
+    {                                                                                             \
+        return h.untyped.bits & STOW__HANDLE_MASK_OF(index_bits);                                 \
+    }                                                                                             \
+    STOW__SLOTMAP_WRAPPER uint32_t name##_generation(name##_handle_t h)                           \
+    {                                                                                             \
+        return h.untyped.bits >> (index_bits);                                                    \
     }                                                                                             \
     typedef int stow__slotmap_typed_##name##_end_
 

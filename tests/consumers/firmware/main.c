@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* A consumer firmware: what a team writes after adding stow to its build, built
- * once with CMake (add_subdirectory, STOW_CHECK_LEVEL=2 set by the firmware's
- * CMakeLists.txt) and once against an installed copy (make install + pkg-config).
+ * with CMake (add_subdirectory, STOW_CHECK_LEVEL=2 set by the firmware's
+ * CMakeLists.txt; FetchContent; find_package of an installed copy) and against
+ * an installed copy with pkg-config, for every installed ABI: Cortex-M soft and
+ * hard float, RV32. A hard-float build also checks a float computed through the
+ * VFP registers (the FPU is switched on first). budgets.h is its budget list
+ * (stow_check_budgets in the CMake builds).
  *
  * Each check prints "ok <what>" or "FAIL <what>"; the last line is
  * "N passed, N failed" and the exit status is the number failed.
@@ -20,6 +24,9 @@ struct msg {
 
 STOW_POOL_DEFINE(msg_pool, struct msg, 8);
 STOW_ARENA_DEFINE(scratch, 256);
+/* A subsystem with a budget (budgets.h). */
+STOW_ARENA_DEFINE_IN(ui, ui_text, 128);
+#include "budgets.h"
 
 /* Both ends of the storage the linker fragment gathered. */
 extern uint8_t __stow_start[];
@@ -72,6 +79,29 @@ static void check(bool ok, const char *what)
     }
 }
 
+#if defined(__ARM_PCS_VFP)
+/* Hard float: float arguments and results travel in VFP registers (s0, s1), which
+ * a library built for soft float would not read. */
+__attribute__((noinline)) static float scale(float x, float by)
+{
+    return x * by;
+}
+
+__attribute__((noinline)) static void check_hard_float(void)
+{
+    volatile float three = 3.0f;
+    check(scale(three, 2.5f) == 7.5f, "hard float: 3 x 2.5 through the VFP registers is 7.5");
+}
+
+/* The FPU is off at reset: CPACR gives CP10 and CP11 full access. Before any
+ * floating-point instruction, so in a function of its own ahead of them. */
+static void fpu_on(void)
+{
+    *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
+    __asm__ volatile("dsb\n\tisb" : : : "memory");
+}
+#endif
+
 static bool in_stow_section(const void *p)
 {
     uintptr_t a = (uintptr_t)p;
@@ -86,6 +116,10 @@ int main(void)
     bool all = true;
     unsigned i;
 
+#if defined(__ARM_PCS_VFP)
+    fpu_on();
+    check_hard_float();
+#endif
     for (i = 0u; i < 8u; i++) {
         m[i] = STOW_POOL_NEW(&msg_pool, struct msg);
         all = all && m[i] != NULL && in_stow_section(m[i]);
@@ -109,6 +143,8 @@ int main(void)
           "arena: 100 zeroed bytes inside the fragment's section");
     stow_arena_reset(&scratch);
     check(stow_arena_used(&scratch) == 0u, "arena: reset");
+    bytes = STOW_ARENA_NEW_ARRAY(&ui_text, uint8_t, 100);
+    check(bytes != NULL && in_stow_section(bytes), "arena in subsystem ui: inside the fragment's section");
 
     print_u(passed);
     print(" passed, ");

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A consumer C program built against an installed stow with pkg-config:
+/* A consumer C program built against an installed stow, with pkg-config:
  *     cc $(pkg-config --cflags stow) host.c $(pkg-config --libs stow)
- * stow was installed with STOW_CHECK_LEVEL=2, and stow.pc's Cflags must say so.
+ * and with CMake (CMakeLists.txt here: find_package(stow), stow::stow).
+ * stow was installed with STOW_CHECK_LEVEL=2, and stow.pc's Cflags (or the
+ * options stow::stow brings, through stow/build_check.h) must say so.
  * Prints "ok"/"FAIL" per check and ends with "N passed, N failed".
  */
 #include <stdio.h>
@@ -9,7 +11,7 @@
 #include "stow/stow.h"
 
 #if STOW_CHECK_LEVEL != 2
-#error "stow.pc's Cflags should carry the level the library was installed with (2)"
+#error "stow.pc's Cflags (or stow::stow) should carry the level the library was installed with (2)"
 #endif
 
 struct job {

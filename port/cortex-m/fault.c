@@ -140,7 +140,7 @@ __attribute__((used)) void stow_cm_fault_report(const uint32_t *frame, uint32_t 
     uint32_t mmfar = SCB_MMFAR;
     uint32_t bfar = SCB_BFAR;
     /* A failed push left no frame to read (reading it could fault again). */
-    if ((cfsr & ((1u << 4) | (1u << 12))) != 0u) {
+    if ((cfsr & ((UINT32_C(1) << 4) | (UINT32_C(1) << 12))) != 0u) {
         stacked = 0;
     }
 #endif
@@ -152,7 +152,7 @@ __attribute__((used)) void stow_cm_fault_report(const uint32_t *frame, uint32_t 
     stow__cm_write_text(" (exception ");
     stow__cm_write_dec(ipsr);
     stow__cm_write_text(")\n");
-    if (stacked) {
+    if (stacked != 0) {
         write_reg("  pc ", frame[6]);
         write_reg("  lr ", frame[5]);
         write_reg("  xpsr ", frame[7]);

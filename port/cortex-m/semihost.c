@@ -79,7 +79,7 @@ void stow_port_write(const char *text, size_t len)
             break; /* nothing written: the console is gone, give up */
         }
         done = chunk - left;
-        text += done;
+        text = &text[done];
         len -= done;
     }
     stow_port_critical_exit(state);

@@ -107,7 +107,7 @@ static void write_dec(uint32_t value)
     char buf[10];
     size_t pos = sizeof buf;
     do {
-        buf[--pos] = (char)('0' + (char)(value % 10u));
+        buf[--pos] = (char)('0' + (value % 10u));
         value /= 10u;
     } while (value != 0u);
     stow_port_write(&buf[pos], sizeof buf - pos);

@@ -17,25 +17,28 @@
  *   3. alloc_aligned: STEPS steps that free a random block (untimed) and
  *      allocate 8-512 bytes at alignment 16, 32, 64, 128 or 256 in its place.
  * Any refusal stops the benchmark: the workload never runs the heap out.
- * Before the workload, two rows take the longest paths of alloc and free on
+ * Before the workload, rows take the longest paths of alloc and free on
  * purpose (a random workload seldom does), WORST calls each on a fresh heap:
- *   alloc  the exact-size fallback: largest_free() - 64 bytes from the empty
- *          heap, whose one block is below the next power of two: no class can
- *          serve it whole, the first block of the class below does, is split
- *          (the rest, 64 bytes, is linked) and its class is emptied;
- *   free   a block between two free neighbours, each alone in its class:
- *          both unlinked (both classes emptied), merged, linked.
+ *   alloc of a block  its own class empty, and its level: the search goes on
+ *          to the next level with a block, whose class that block alone made
+ *          (emptied now); the rest goes to a class that was empty;
+ *   free of a block   between two free neighbours, each alone in its class:
+ *          both unlinked (both classes emptied), merged, linked into a class
+ *          that was empty;
+ *   16 bytes          alloc and free of a slot, in a page another slot keeps;
+ *   alloc of a slot   its class has no page: a page taken from the top;
+ *   free of a slot    its page empties: the page goes back to the top.
  * The workload's max says what a random mix met; these, what it can cost.
  *
  * Fragmentation (host): the workload of phase 1 again, on a fresh heap and on
  * glibc's malloc, the same sizes in the same order. For each allocator:
  *   peak live     the most requested bytes live at once;
- *   footprint     the most, over the run, of (the highest byte in use - the
- *                 heap's start), where a byte in use is one of the requested
- *                 bytes of a live block, and the start is the lowest block
- *                 start the run saw (the lowest payload minus the header:
- *                 STOW_HEAP_OVERHEAD for stow, two words for glibc; for stow
- *                 that is the start of its storage).
+ *   footprint     the most, over the run, of the storage in use: for stow, its
+ *                 blocks up to the free block at the end of them (the top)
+ *                 and its pages of slots; for glibc, the highest byte in use
+ *                 less the lowest block start the run saw (a byte in use is
+ *                 one of the requested bytes of a live block; a block starts
+ *                 two words before its payload).
  * footprint / peak live is how much address space the allocator needed per
  * byte asked for: 1 would be a perfect packing. glibc's figure leaves out what
  * it had obtained from the system above that (its top pad), which is more.
@@ -125,6 +128,10 @@ EACH_ALLOC(each_alloc, stow_heap_alloc, "alloc")
 EACH_FREE(each_free, stow_heap_free, "free")
 EACH_ALLOC(each_alloc_worst, stow_heap_alloc, "alloc-worst") /* the same, another key for callgrind */
 EACH_FREE(each_free_worst, stow_heap_free, "free-worst")
+EACH_ALLOC(each_alloc_slot_page, stow_heap_alloc, "alloc-page")
+EACH_ALLOC(each_alloc_16, stow_heap_alloc, "alloc-16")
+EACH_FREE(each_free_16, stow_heap_free, "free-16")
+EACH_FREE(each_free_slot_page, stow_heap_free, "free-page")
 EACH_REALLOC(each_realloc, stow_heap_realloc)
 EACH_ALIGNED(each_alloc_aligned, stow_heap_alloc_aligned, "aligned")
 #ifdef STOW_BENCH_TARGET
@@ -197,33 +204,60 @@ void stow_bench_heap(void)
 #endif
     stow_bench_each_t st_alloc_worst = {"alloc-worst", 0u, 0u, 0u};
     stow_bench_each_t st_free_worst = {"free-worst", 0u, 0u, 0u};
+    stow_bench_each_t st_slot_page = {"alloc-page", 0u, 0u, 0u};
+    stow_bench_each_t st_slot_page_free = {"free-page", 0u, 0u, 0u};
+    stow_bench_each_t st_alloc_16 = {"alloc-16", 0u, 0u, 0u};
+    stow_bench_each_t st_free_16 = {"free-16", 0u, 0u, 0u};
     if (!stow_heap_init(&heap, stow_bench_ram, HEAP_BYTES)) {
         stow_bench_fail("heap", "init");
     }
     /* 0. the longest paths */
     size_t lf0 = stow_heap_largest_free(&heap);
+    void *f = must(stow_heap_alloc(&heap, 1024u), "alloc refused (worst path)");
+    void *guard = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
+    stow_heap_free(&heap, f); /* a block of 1 KiB alone in its class, the top beyond the guard */
     for (uint32_t k = 0; k < WORST; k++) {
-        size_t lf = stow_heap_largest_free(&heap);
-        /* level 2's size word: a request that leaves exactly a 64-byte block */
-        void *p = must(each_alloc_worst(&heap, lf - 64u - STOW__HEAP_TAIL), "alloc refused (worst path)");
+        void *p = must(each_alloc_worst(&heap, 196u), "alloc refused (worst path)");
         stow_bench_each_add(&st_alloc_worst, stow_bench_each_ticks, e_alloc);
-        if (stow_heap_largest_free(&heap) != 64u - STOW_HEAP_OVERHEAD - STOW__HEAP_TAIL) {
-            stow_bench_fail("heap", "the worst alloc path did not split");
+        if (p != f) {
+            stow_bench_fail("heap", "the worst alloc path did not take the lone block");
         }
         stow_heap_free(&heap, p);
     }
+    stow_heap_free(&heap, guard);
     for (uint32_t k = 0; k < WORST; k++) {
         void *a = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
         void *b = must(stow_heap_alloc(&heap, 200u), "alloc refused (worst path)");
         void *c = must(stow_heap_alloc(&heap, 400u), "alloc refused (worst path)");
+        void *d = must(stow_heap_alloc(&heap, 100u), "alloc refused (worst path)");
         stow_heap_free(&heap, a);
         stow_heap_free(&heap, c);
         each_free_worst(&heap, b);
         stow_bench_each_add(&st_free_worst, stow_bench_each_ticks, e_free);
+        stow_heap_free(&heap, d);
         if (stow_heap_largest_free(&heap) != lf0) {
             stow_bench_fail("heap", "the worst free path did not merge");
         }
     }
+    for (uint32_t k = 0; k < WORST; k++) {
+        void *p = must(each_alloc_slot_page(&heap, 16u), "alloc refused (new page)");
+        stow_bench_each_add(&st_slot_page, stow_bench_each_ticks, e_alloc);
+        each_free_slot_page(&heap, p);
+        stow_bench_each_add(&st_slot_page_free, stow_bench_each_ticks, e_free);
+        if (stow_heap_largest_free(&heap) != lf0) {
+            stow_bench_fail("heap", "the page did not go back");
+        }
+    }
+    /* a 16-byte request and its free, a slot in a page that stays (another
+     * slot of it live), the pair FreeRTOS's heap_4 takes 51 / 41 for */
+    void *keep = must(stow_heap_alloc(&heap, 16u), "alloc refused (16 bytes)");
+    for (uint32_t k = 0; k < WORST; k++) {
+        void *p = must(each_alloc_16(&heap, 16u), "alloc refused (16 bytes)");
+        stow_bench_each_add(&st_alloc_16, stow_bench_each_ticks, e_alloc);
+        each_free_16(&heap, p);
+        stow_bench_each_add(&st_free_16, stow_bench_each_ticks, e_free);
+    }
+    stow_heap_free(&heap, keep);
     /* a fresh heap again: peak and the rest from zero */
     if (!stow_heap_init(&heap, stow_bench_ram, HEAP_BYTES)) {
         stow_bench_fail("heap", "init");
@@ -264,9 +298,15 @@ void stow_bench_heap(void)
     if (!stow_heap_check(&heap) || stats.fails != 0u) {
         stow_bench_fail("heap", "check");
     }
-    stow_bench_each_rows("heap alloc, longest path (exact fit from the class below, split)", &st_alloc_worst);
-    stow_bench_each_rows("heap free, longest path (merges two neighbours, each alone in its class)",
+    stow_bench_each_rows("heap alloc of a block, longest path (next level's lone block split, the rest to an "
+                         "empty class)",
+                         &st_alloc_worst);
+    stow_bench_each_rows("heap free of a block, longest path (merges two neighbours, each alone in its class)",
                          &st_free_worst);
+    stow_bench_each_rows("heap alloc of 16 bytes (a slot)", &st_alloc_16);
+    stow_bench_each_rows("heap free of 16 bytes (a slot)", &st_free_16);
+    stow_bench_each_rows("heap alloc of a slot from a new page (taken from the top)", &st_slot_page);
+    stow_bench_each_rows("heap free of a slot that empties its page (it goes back)", &st_slot_page_free);
     stow_bench_each_rows("heap alloc (8-512 B, random frees)", &st_alloc);
     stow_bench_each_rows("heap free (same workload)", &st_free);
     stow_bench_each_rows("heap realloc in place (to 8-512 B)", &st_in_place);
@@ -291,7 +331,7 @@ struct frag {
     size_t size[LIVE_MAX];
 };
 
-static void frag_took(struct frag *f, uint32_t i, void *p, size_t size, size_t header)
+static void frag_took(struct frag *f, uint32_t i, void *p, size_t size, const stow_heap_t *h)
 {
     if (p == NULL) {
         stow_bench_fail("heap", "fragmentation workload refused");
@@ -300,7 +340,15 @@ static void frag_took(struct frag *f, uint32_t i, void *p, size_t size, size_t h
     f->size[i] = size;
     f->live += size;
     f->peak_live = f->live > f->peak_live ? f->live : f->peak_live;
-    uintptr_t start = (uintptr_t)p - header;
+    if (h != NULL) {
+        /* stow: the blocks up to the top, and the pages of slots */
+        const unsigned char *end = h->top != NULL ? h->top : h->region.limit;
+        uintptr_t used = (uintptr_t)(end - h->region.first) + (uintptr_t)(h->region.top - h->zone_lo);
+        f->low = 0u;
+        f->peak_high = used > f->peak_high ? used : f->peak_high;
+        return;
+    }
+    uintptr_t start = (uintptr_t)p - 2u * sizeof(size_t);
     f->low = start < f->low ? start : f->low;
     uintptr_t high = 0u;
     for (uint32_t k = 0; k < LIVE; k++) {
@@ -331,11 +379,10 @@ static void frag_run(struct frag *f, stow_heap_t *h)
         live[k] = NULL;
         f->size[k] = 0u;
     }
-    size_t header = h != NULL ? STOW_HEAP_OVERHEAD : 2u * sizeof(size_t);
     rng_seed();
     for (uint32_t i = 0; i < LIVE; i++) {
         size_t size = rng_size();
-        frag_took(f, i, h != NULL ? stow_heap_alloc(h, size) : malloc(size), size, header);
+        frag_took(f, i, h != NULL ? stow_heap_alloc(h, size) : malloc(size), size, h);
     }
     for (uint32_t s = 0; s < STEPS; s++) {
         uint32_t i = rng() % LIVE;
@@ -347,7 +394,7 @@ static void frag_run(struct frag *f, stow_heap_t *h)
         f->live -= f->size[i];
         f->size[i] = 0u;
         size_t size = rng_size();
-        frag_took(f, i, h != NULL ? stow_heap_alloc(h, size) : malloc(size), size, header);
+        frag_took(f, i, h != NULL ? stow_heap_alloc(h, size) : malloc(size), size, h);
     }
     for (uint32_t k = 0; k < LIVE; k++) {
         if (h != NULL) {

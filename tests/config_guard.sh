@@ -9,7 +9,7 @@
 # output must name that option with the value the program used and, in the
 # library's note (lib/src/internal.h), the value the library was built with
 # (the defaults: STOW_CHECK_LEVEL_1, STOW_HANDLE_INDEX_BITS_16,
-# STOW_GENERATION_OVERFLOW_WRAP). Writes "passed failed" to DIR/result, one case
+# STOW_GENERATION_OVERFLOW_WRAP, and for the heap STOW_HEAP_TRACE_0). Writes "passed failed" to DIR/result, one case
 # per link, and the linker output to DIR/log. LDLIBS, from the environment, goes
 # after the library (-lgcc for a -nostdlib link).
 dir=$1
@@ -84,8 +84,17 @@ for kind in arena pool genpool slotmap packed heap; do
             -DSTOW_HANDLE_INDEX_BITS=12
         link "$case-overflow" fail STOW_GENERATION_OVERFLOW_RETIRE STOW_GENERATION_OVERFLOW_WRAP \
             "$@" $extra -DSTOW_GENERATION_OVERFLOW=STOW_GEN_RETIRE
+        # The heap's layout depends on STOW_HEAP_TRACE as well.
+        if [ "$kind" = heap ]; then
+            link "$case-trace" fail STOW_HEAP_TRACE_1 STOW_HEAP_TRACE_0 "$@" $extra -DSTOW_HEAP_TRACE=1
+        fi
     done
 done
+# A bounded heap's init carries the same options.
+link heap-init-bounded-level fail STOW_CHECK_LEVEL_2 STOW_CHECK_LEVEL_1 "$@" -DGUARD_MODULE=6 \
+    -DGUARD_BY_INIT -DGUARD_BOUNDED -DSTOW_CHECK_LEVEL=2
+link heap-init-bounded-trace fail STOW_HEAP_TRACE_1 STOW_HEAP_TRACE_0 "$@" -DGUARD_MODULE=6 \
+    -DGUARD_BY_INIT -DGUARD_BOUNDED -DSTOW_HEAP_TRACE=1
 # The same values spelled otherwise are the same options.
 link pool-define-same-spelled-otherwise ok - - "$@" -DGUARD_MODULE=2 "-DSTOW_CHECK_LEVEL=(1)" \
     -DSTOW_HANDLE_INDEX_BITS=16u

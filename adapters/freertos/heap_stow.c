@@ -59,8 +59,11 @@
  *       uint8_t ucHeap[configTOTAL_HEAP_SIZE];
  *   (placed where your linker script says); or, with STOW_FREERTOS_HEAP_REGIONS
  *   1, no ucHeap at all: call vPortDefineHeapRegions(regions) before anything
- *   allocates, as with heap_5. Today a stow heap has one region: a second
- *   region is refused (configASSERT), as is a second call. A start that is not
+ *   allocates, as with heap_5: the first region lays the heap out, each
+ *   later one is added to it (stow_heap_add_region: a block never spans two
+ *   regions; small requests' slots come from the first). A region that is too
+ *   small (STOW_HEAP_MIN_REGION_BYTES) or overlaps another is refused
+ *   (configASSERT), as is a second call. A start that is not
  *   aligned to STOW_HEAP_ALIGN is rounded up, the bytes skipped counting against
  *   the size. The heap appears in stow_report() as "freertos heap".
  *   The options are read from FreeRTOSConfig.h (or -D); see stow_freertos.h.
@@ -140,15 +143,18 @@ static bool add_region(uint8_t *start, size_t size)
     }
     if (!laid_out) {
         static stow_registry_entry_t entry;
+#if STOW_FREERTOS_HEAP_BOUNDED == 1
+        laid_out = stow_heap_init_bounded(&heap, start + skip, size - skip);
+#else
         laid_out = stow_heap_init(&heap, start + skip, size - skip);
+#endif
         if (laid_out) {
             stow_registry_add(&entry, &stow_registry_kind_heap, &heap, heap_name, NULL, size - skip);
         }
         return laid_out;
     }
-    /* A second region needs stow_heap_add_region(), which the heap does not
-     * have yet. */
-    return false;
+    /* Every later region joins the same heap; a block never spans two. */
+    return stow_heap_add_region(&heap, start + skip, size - skip);
 }
 
 /* The heap, laid out at its first use (inside the port's whole-core section,
@@ -367,6 +373,9 @@ stow_heap_t *stow_freertos_heap(void) { return ready(); }
 void vPortDefineHeapRegions(const HeapRegion_t *const pxHeapRegions)
 {
     configASSERT(!laid_out); /* once, before anything allocates (as heap_5) */
+    if (laid_out) {
+        return;
+    }
     for (const HeapRegion_t *r = pxHeapRegions; r != NULL && r->xSizeInBytes > 0u; r++) {
         bool added = add_region(r->pucStartAddress, r->xSizeInBytes);
         configASSERT(added);

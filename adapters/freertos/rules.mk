@@ -116,7 +116,7 @@ endif
 # ---- make test: the test and the demo on each board
 FRTOS_QEMU_TEST := $(QEMU_RUN) -icount shift=4
 # The test's heap, each board another way (storage, lock); and its check level.
-FRTOS_TEST_FLAGS_mps2-an385 := -DTEST_APP_HEAP -DSTOW_CHECK_LEVEL=1
+FRTOS_TEST_FLAGS_mps2-an385 := -DTEST_APP_HEAP -DSTOW_FREERTOS_HEAP_BOUNDED=1 -DSTOW_CHECK_LEVEL=1
 FRTOS_TEST_FLAGS_mps2-an386 := -DSTOW_FREERTOS_HEAP_CRITICAL=1 -DSTOW_CHECK_LEVEL=2
 FRTOS_TEST_FLAGS_riscv-virt := -DSTOW_FREERTOS_HEAP_REGIONS=1 -DSTOW_CHECK_LEVEL=0
 FRTOS_TEST_DEPS := tests/freertos/test_freertos.c tests/freertos/FreeRTOSConfig.h tests/harness.c tests/harness.h \

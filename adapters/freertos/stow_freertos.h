@@ -9,7 +9,7 @@
  *                                heap_stow.c, or by you with
  *                                configAPPLICATION_ALLOCATED_HEAP 1).
  *                                1: no ucHeap; vPortDefineHeapRegions() gives the
- *                                storage, as with heap_5 (one region for now).
+ *                                storage, as with heap_5 (any number of regions).
  *   STOW_FREERTOS_HEAP_CRITICAL  0 (default): pvPortMalloc and vPortFree suspend
  *                                the scheduler around the heap, as heap_4 does.
  *                                1: they hold the heap's lock instead (with
@@ -20,6 +20,15 @@
  *                                at or below it wait for the call: O(1), tens
  *                                of instructions, at check levels 0 and 1;
  *                                O(block) at level 2 (poison and canary).
+ *   STOW_FREERTOS_HEAP_BOUNDED   0 (default): stow's default heap (slots for
+ *                                small requests, good fit for the rest: about
+ *                                heap_4's RAM; size it from a trace, make
+ *                                heap-size). 1: a bounded heap (power-of-two
+ *                                blocks), on which STOW_HEAP_BYTES_FOR(max_live,
+ *                                max_request) as configTOTAL_HEAP_SIZE never
+ *                                refuses a request within those limits
+ *                                (docs/heap-sizing.md); the bound is for one
+ *                                region.
  *
  * and the kernel's own configUSE_MALLOC_FAILED_HOOK,
  * configHEAP_CLEAR_MEMORY_ON_FREE and configASSERT, as heap_4 does.
@@ -34,6 +43,9 @@
 #endif
 #ifndef STOW_FREERTOS_HEAP_CRITICAL
 #define STOW_FREERTOS_HEAP_CRITICAL 0
+#endif
+#ifndef STOW_FREERTOS_HEAP_BOUNDED
+#define STOW_FREERTOS_HEAP_BOUNDED 0
 #endif
 
 #ifdef __cplusplus

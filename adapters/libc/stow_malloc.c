@@ -26,8 +26,8 @@
  *   realloc(NULL, n)     malloc(n).
  *   realloc(p, 0)        frees p and returns NULL, as newlib's and picolibc's
  *                        own allocators do (p != NULL).
- *   realloc(p, n)        keeps p's alignment; shrinking never fails or moves; on
- *                        failure p is untouched.
+ *   realloc(p, n)        keeps p's alignment; shrinking never fails, nor moves
+ *                        unless STOW_MALLOC_BOUNDED; on failure p is untouched.
  *   aligned_alloc(a, n), memalign(a, n)
  *                        a must be a power of two (else NULL, errno EINVAL);
  *                        any n, 0 included.
@@ -86,7 +86,11 @@
 
 #define PAGE ((size_t)(STOW_MALLOC_PAGE_SIZE))
 
+#if STOW_MALLOC_BOUNDED
+STOW_HEAP_DEFINE_BOUNDED_STATIC(malloc_heap, STOW_MALLOC_HEAP_BYTES);
+#else
 STOW_HEAP_DEFINE_STATIC(malloc_heap, STOW_MALLOC_HEAP_BYTES);
+#endif
 
 stow_heap_t *stow_malloc_heap(void) { return &malloc_heap; }
 

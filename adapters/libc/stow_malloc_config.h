@@ -7,10 +7,14 @@
  *                           It lives in .bss.stow.heap.malloc_heap (NOLOAD, in
  *                           .stow with linker/stow.ld; in .bss otherwise). Not
  *                           every byte holds blocks: the heap's own words take
- *                           a little (see stow/heap.h, "Memory"), and
+ *                           a little (see stow/heap.h, "Memory").
+ *   STOW_MALLOC_BOUNDED     1: the heap is a bounded one (STOW_HEAP_DEFINE_BOUNDED:
+ *                           power-of-two blocks), and
  *                           STOW_HEAP_BYTES_FOR(max_live_bytes, max_request)
  *                           gives a size that no allocation pattern within
- *                           those limits can make fail.
+ *                           those limits can make fail; 0 (the default): the
+ *                           heap's default policy, about half the storage for
+ *                           the same program, no such bound.
  *   STOW_MALLOC_PAGE_SIZE   the alignment of valloc() and the unit pvalloc()
  *                           rounds sizes up to (a power of two). A Cortex-M has
  *                           no pages; 4096 is what programs written for a host
@@ -28,6 +32,10 @@
 
 #ifndef STOW_MALLOC_HEAP_BYTES
 #define STOW_MALLOC_HEAP_BYTES (8u * 1024u)
+#endif
+
+#ifndef STOW_MALLOC_BOUNDED
+#define STOW_MALLOC_BOUNDED 0
 #endif
 
 #ifndef STOW_MALLOC_PAGE_SIZE

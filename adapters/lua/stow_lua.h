@@ -11,10 +11,11 @@
  *   - ptr NULL: osize is not a size but the kind of object Lua is making
  *     (LUA_TSTRING, LUA_TTABLE... or 0): allocates nsize bytes;
  *   - otherwise osize is the size Lua last gave for ptr: resizes to nsize with
- *     stow_heap_realloc, which never fails when shrinking (it stays in place and
- *     gives the tail back), as Lua requires for nsize <= osize; growing returns
- *     NULL when the heap has no room, and Lua then raises "not enough memory"
- *     with the old block untouched.
+ *     stow_heap_realloc, which never fails when shrinking, as Lua requires for
+ *     nsize <= osize (a default heap keeps the block in place and gives the
+ *     tail back; a bounded heap moves it to its power of two when it can);
+ *     growing returns NULL when the heap has no room, and Lua then raises "not
+ *     enough memory" with the old block untouched.
  * osize is checked: at STOW_CHECK_LEVEL 1, osize must not exceed the bytes the
  * block holds (stow_heap_usable_size), and at level 2 it must equal the size
  * the block was asked for; a mismatch means the state's memory is corrupt and
@@ -26,9 +27,15 @@
  * instead (the heap's _isr calls, inside the port's critical section).
  *
  * Sizing: Lua's own count (collectgarbage("count")) is requested bytes; a heap
- * needs more for headers and power-of-two rounding. adapters/lua/test_lua.c
- * prints both for a sample script (see adapters/README.md for the figures), and
- * STOW_HEAP_BYTES_FOR gives a bound that can never fail.
+ * needs a little more for headers and rounding: 1.09 times the peak on the
+ * workload of bench/traces/lua.trace on Cortex-M4 (adapters/lua/test_lua.c
+ * prints the figures for a sample script; see adapters/README.md). That is no
+ * bound: record the program's allocations (docs/heap.md, "Sizing from a
+ * trace") and add headroom. For a heap that can never fail, define a bounded
+ * one, STOW_HEAP_DEFINE_BOUNDED(lua_heap, STOW_HEAP_BYTES_FOR(max_live,
+ * max_request)), from the most bytes Lua has live and its largest request; Lua's
+ * shrinking reallocs then move, and count their old and new size while they
+ * do.
  */
 #ifndef STOW_LUA_H
 #define STOW_LUA_H
@@ -47,11 +54,11 @@ static inline void stow__lua_check_osize(stow_heap_t *h, void *ptr, size_t osize
 {
 #if STOW_CHECK_LEVEL >= 2
     if (osize != stow_heap_usable_size(h, ptr)) {
-        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", STOW__FILE, __LINE__);
     }
 #elif STOW_CHECK_LEVEL >= 1
     if (osize > stow_heap_usable_size(h, ptr)) {
-        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", __FILE__, __LINE__);
+        stow_port_assert_failed("stow_lua_alloc: osize is not the block's size", STOW__FILE, __LINE__);
     }
 #else
     (void)h;

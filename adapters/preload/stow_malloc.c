@@ -44,8 +44,9 @@
  *   STOW_HEAP_TRACE=file  one line per call to file (a "%p" in the name becomes
  *                         the process id); see "Trace" below.
  *
- * Footprint: the end of the highest block ever handed out, less the start of
- * the storage: the storage this run needed, holes included. stats' peak is the
+ * Footprint: the most storage the heap had in use at once, holes included: its
+ * blocks up to the free one at their end (the top) and its pages of slots at
+ * the storage's end (the heap's own fields). stats' peak is the
  * most block bytes (headers and rounding included) live at once; "requested" is
  * what the callers asked for. footprint / peak requested is the fragmentation
  * figure the replay bench (bench/replay.c) reports too.
@@ -399,7 +400,8 @@ static uint32_t note_alloc(void *p, size_t size)
     if (live_requested > peak_requested) {
         peak_requested = live_requested;
     }
-    size_t end = (size_t)((unsigned char *)p - heap_lo) + stow_heap_usable_size(&heap, p);
+    const unsigned char *top = heap.top != NULL ? heap.top : heap.region.limit;
+    size_t end = (size_t)(top - heap.region.first) + (size_t)(heap.region.top - heap.zone_lo);
     if (end > footprint) {
         footprint = end;
     }

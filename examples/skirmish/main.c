@@ -61,12 +61,13 @@ STOW_ARENA_DEFINE(frame, 256);
 
 /* The kill feed: FEED_FRAMES lines of at most FEED_LINE_MAX characters, each
  * grown piece by piece (never less than FEED_PIECE_MIN bytes at a time). While a
- * realloc moves a line, the old and the new copy are both live: one line more. */
+ * realloc moves a line, the old and the new copy are both live: one line more.
+ * A bounded heap, so that the bound macro's size can never run out. */
 #define FEED_FRAMES 3u
 #define FEED_LINE_MAX 96u
 #define FEED_PIECE_MIN 12u
-STOW_HEAP_DEFINE_IN(hud, feed, STOW_HEAP_BYTES_FOR_MIN((FEED_FRAMES + 1u) * (FEED_LINE_MAX + 1u),
-                                               FEED_LINE_MAX + 1u, FEED_PIECE_MIN));
+STOW_HEAP_DEFINE_BOUNDED_IN(hud, feed, STOW_HEAP_BYTES_FOR_MIN((FEED_FRAMES + 1u) * (FEED_LINE_MAX + 1u),
+                                                       FEED_LINE_MAX + 1u, FEED_PIECE_MIN));
 static char *feed_lines[FEED_FRAMES];
 static uint32_t feed_length[FEED_FRAMES];
 

@@ -1,101 +1,169 @@
 /* SPDX-License-Identifier: MIT */
 /* heap.c - a variable-size heap over static storage, in bounded time. See stow/heap.h.
  *
- * Representation. The storage holds a row of blocks [first, limit) that tile it
- * with no gap, then a header word at limit that marks the end (it reads as a
- * live block of size 0, so no walk and no merge needs a bounds test), and at
- * check levels 1 and 2 the live-start bit map. Every block size is a multiple
- * of ALIGN (STOW_HEAP_ALIGN) and at least MIN_BLOCK; block starts are
- * ALIGN - HEADER past an ALIGN boundary, so every payload (block + HEADER) is
- * aligned to ALIGN.
+ * Regions. Each region's storage holds a row of blocks [first, limit) that tile
+ * it with no gap, then a word at limit that ends them (it reads as a live block
+ * of size 0, so no walk and no merge needs a bounds test), then, in region 0
+ * only, the pages of slots up to top, and at check levels 1 and 2 the region's
+ * live-start bit map from top on. A region added later keeps its description
+ * (stow_heap_region_t) at its start, before its row; region 0's is in the heap
+ * object. Regions are a list (region 0 first); nothing at level 0 looks a
+ * region up, because a block's neighbours are found from its own words, and a
+ * row's first block and its end word stop every merge at the region's edge.
  *
- *   word 0 of every block: its size | USED | PREV_FREE | ALIGNED. PREV_FREE says
- *     that the block before it is free, and so that the word before this block
- *     is that free block's size (its footer).
- *   live block:  when ALIGNED is set (it was allocated with more than ALIGN),
- *     word 1 is that alignment, for realloc; payload from word 2; at level 2 its last word is the requested size and
- *     the bytes between the request and that word hold 0xDD (the canary).
- *   free block:  words 1-2 its node in its size class's circular list (next,
- *     prev), its last word its size again (the footer). At level 2 every other
- *     byte holds 0xDD. A free block's word 0 is its size alone: the block
- *     before a free block is never free, and a free block is not USED.
+ * Blocks. Every block size is a multiple of ALIGN (STOW_HEAP_ALIGN) and at least
+ * MIN_BLOCK; block starts are ALIGN - WORD past an ALIGN boundary, so every
+ * payload (block + one word) is aligned to ALIGN.
+ *   word 0: the size | USED | PREV_FREE | ALIGNED. PREV_FREE says that the block
+ *     before is free, and so that the word before this block is that free
+ *     block's size (its footer).
+ *   live block: payload from word 1; when ALIGNED is set (it was allocated with
+ *     more than ALIGN), its last word is that alignment, for realloc; at level
+ *     2 the word before (or the last) holds the requested size, and the bytes
+ *     between the request and it 0xDD (the canary).
+ *   free block: word 1 the next block of its class, word 2 the address of the
+ *     word that points to this block (the class's head, or word 1 of the block
+ *     before it in the class: an "hlist", which unlinks without knowing its
+ *     class and needs one word per class head), its last word its size again
+ *     (the footer). Word 0 is the size alone: the block before a free block is
+ *     never free, and a free block is not USED.
+ *   the top: region 0's last block, when it is free, is not in a class (h->top):
+ *     what no class can serve is carved from its low end, pages come from its
+ *     high end and go back to it, and frees next to it grow it, with no class
+ *     bit to touch (dlmalloc's "top chunk"). A bounded heap has no top: its last
+ *     free block is in its class like any other, as its policy needs. When region
+ *     0's last block is free but in a class (freed next to the end word), the
+ *     next page taken or given back makes it the top first (find_top).
+ *
+ * Size classes. Below 8 ALIGN one class per size (a multiple of ALIGN); above,
+ * eight per power of two: class_of(size) = 8 s + (size >> s), s = max(log2(size),
+ * 3 + ALIGN_SHIFT) - 3, the size's top four bits giving the class in its power
+ * of two (its "level", class >> 3). One word (levels) has a bit per level with
+ * a non-empty class, one byte per level (classes[]) a bit per non-empty class:
+ * the smallest non-empty class at or above c is two bit scans away (TLSF's two
+ * levels, with eight classes to a power of two).
+ *
+ * Slots. A request of up to SMALL_MAX bytes (default policy) takes a slot of 1-7
+ * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
+ * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
+ * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
+ * granule: offset of the first free slot (0: full), slots in use, class, and
+ * the page's next and previous in its list, by number (page n at top - n PAGE).
+ * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
+ * (1, odd: no offset) when it and every slot after it were never handed out: a
+ * new page is ready with two stores and no loop. Pages are taken at region 0's
+ * top, from the top block's high end, one at a time, so the pages are one run
+ * [zone_lo, top) and a pointer is a slot exactly when it is in that run (one
+ * unsigned compare). A page with a free slot is in its class's list (avail[k];
+ * a full one in none). An empty page goes back to the top when it is the lowest
+ * (zone_lo), together with the run of empty pages just above it; else it joins
+ * the empty pages next to it in a run (kept whole like a free block: its lowest
+ * page on the spare list, and it and the highest page say how many pages the
+ * run has), from which the next page is taken before the top is cut. So empty
+ * pages never wait at the bottom, and all of them go back in O(1) as the pages
+ * below them empty.
+ *
+ * Default policy (good fit). Slots for small requests, while a page has one
+ * or one can be had; else a block. A block for need bytes (the request, the
+ * header, at level 2 the size word, rounded to ALIGN): the first block of need's
+ * own class if it is large enough ("exact class first"), else the first block
+ * of the smallest non-empty class above (all of whose blocks fit), else the
+ * top; the rest of the block stays free when it can stand as a block, and
+ * keeps the block's place in its class when it stays in that class. Free
+ * merges a block with free neighbours at once (a merged block that stays in a
+ * neighbour's class takes its place there). realloc shrinks in place, grows in
+ * place into a free next block (or the top), else moves. This is TLSF's good
+ * fit (Masmano et al., "TLSF: a new dynamic memory allocator for real-time
+ * systems", 2004) with exact-class-first, plus segregated slots for small
+ * sizes. It has no useful proven bound: TLSF's is best fit's, about M (n - 2)
+ * for M bytes live and blocks of 1 to n units (Robson, "Worst case
+ * fragmentation of first fit and best fit storage allocation strategies",
+ * Computer Journal 20(3), 1977; o1heap cites it as 1975), and one live slot
+ * keeps a whole page.
+ *
+ * Bounded policy (half fit). No slots and no top. A request takes a block of
+ * pow = need rounded up to a power of two, from the smallest non-empty class
+ * at or above pow's (every block there holds pow: a power of two starts a
+ * class), carved from its start; only when no class has one is the first block
+ * of the highest class tried for need exactly. realloc keeps the block when
+ * the new size takes the same pow; else it moves (allocates, copies, frees),
+ * and only when that allocation fails does a shrink stay in place or a grow
+ * fail. This is the half fit of o1heap (Kirienko; after Ogasawara, "An
+ * algorithm with constant execution time for dynamic storage allocation",
+ * 1995), refined only in which block of the smallest non-empty power of two
+ * is taken (one of its smallest eighth).
+ *
+ * The bound. o1heap documents for half fit H = 2 M (1 + ceil(log2 n)) bytes,
+ * after J. M. Robson's analyses of allocators whose blocks are powers of two
+ * ("Bounds for some functions concerning dynamic storage allocation", J. ACM
+ * 21(3), 1974; and the first-fit and best-fit paper above), M the most
+ * requested bytes live and n the ratio of the largest request to the smallest;
+ * the 2 is the rounding of a request up to its power of two. Counted in block
+ * bytes, as here: blocks of M (1 + log2(n / m)) bytes, M the most block bytes
+ * live at once, n the largest block and m the smallest, are never exhausted.
+ * Why a logarithm and not n / m: a request of 2^k bytes fails only when every
+ * free block is smaller than 2^k, and since free blocks never touch, each lies
+ * between live blocks. Because a request takes the smallest class that fits,
+ * small requests refill small holes before they split larger ones, so an
+ * adversary that wants every hole too small for 2^k must build those holes out
+ * of blocks of each smaller power in turn, and each layer of holes costs it
+ * about M of live memory that it must free again to build the next: log2(n /
+ * m) layers, plus the live blocks themselves. (Robson showed that the best
+ * possible strategy for powers of two needs M (1 + (1/2) log2 n) and that no
+ * strategy can do with less; the policy here is not that strategy, and the
+ * figure it is sized by is the larger one.) That is the idea of the argument,
+ * not a proof written out for this exact policy; what stands behind the figure
+ * here is the literature and the tests: tests/test_heap.c runs adversaries
+ * that use the addresses they get (Robson's ladder, with the pins shrunk or
+ * freed; random splitting; the shrink-pin workload) against bounded heaps of
+ * STOW_HEAP_BYTES_FOR_MIN's size for fourteen sets of limits at every check
+ * level, and none of them gets NULL, while each of them does get NULL from a
+ * heap a third to a tenth of that size (the figures print with the test).
+ * The argument holds for the pure policy: the exact fallback, and a shrink that
+ * stays because its move failed, happen only where the pure policy would have
+ * failed, which within the limits it does not. A shrink in place used to break
+ * it: it let the caller, not the policy, choose where a small block sits (the
+ * shrink-pin workload); so a bounded heap moves it, and the limits count a
+ * moving realloc's old and new size together. stow/heap.h turns requested
+ * bytes into block bytes (the most block bytes a requested byte can cost:
+ * BLOCK(m) / m for the smallest request m, or at the first request whose block
+ * doubles; m is BLOCK(min_request), the smallest block such requests take) and
+ * adds the heap's own words. With several regions, blocks never span two, and
+ * the figure is claimed for one region only.
  *
  * Invariants (stow_heap_check tests each one):
- *   - the blocks tile [first, limit) exactly; each size is a multiple of ALIGN,
- *     at least MIN_BLOCK; the end word is USED with size 0;
- *   - no two free blocks are neighbours (free merges at once); PREV_FREE is set
- *     exactly on the blocks (and end word) that follow a free block; a free
- *     block's footer equals its size;
- *   - a free block of size s is in class clz(s) (its leading zeros: see "size
- *     classes" below), whose list is a proper circle; bit c of classes_used is
- *     set exactly when class c is not empty;
- *     every listed node is a free block of the heap, and every free block is
- *     listed once;
- *   - used is the sum of the live blocks' sizes (peak may lag behind it: it
- *     catches up when used next falls, see lower_used());
- *   - a live block marked ALIGNED keeps in word 1 a power of two above ALIGN
- *     that its payload meets;
- *   - level >= 1: bit i of the map is set exactly when a live block starts at
- *     first + i * ALIGN;
- *   - level 2: free blocks hold 0xDD but for their four words; live blocks'
- *     canaries are intact.
+ *   - each region is laid out where its storage says; its blocks tile [first,
+ *     limit) exactly, each size a multiple of ALIGN, at least MIN_BLOCK; its
+ *     end word is USED with size 0 and PREV_FREE exactly when its last block
+ *     is free; region 0's limit is one word below zone_lo, and [zone_lo, top)
+ *     is whole pages;
+ *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
+ *     blocks that follow a free block; a free block's footer equals its size;
+ *   - every free block but the top is in the class of its size, once, linked
+ *     both ways; class bits and level bits are set exactly for the non-empty
+ *     classes and levels; the top, when set, is region 0's last block, free,
+ *     and the heap is not bounded;
+ *   - a page is either in use (its class valid, its free slots each once on its
+ *     class's grid, the never handed out ones from the VIRGIN mark to the end,
+ *     its count of live slots right and not 0) or the lowest of a run of empty
+ *     pages (its count and the highest page's agree, no empty page next to the
+ *     run, not at the bottom); the pages with a free slot are exactly those in
+ *     their class's list, the runs exactly those in the spare list;
+ *   - used is the sum of the live slots' and blocks' sizes (peak may lag behind
+ *     it: it catches up when used next falls, see lower_used());
+ *   - a live block marked ALIGNED keeps in its last word a power of two above
+ *     ALIGN that its payload meets;
+ *   - level >= 1: a region's bit i is set exactly when a live slot or block's
+ *     payload is at first + WORD + i * ALIGN;
+ *   - level 2: free blocks hold 0xDD but for their four words, free slots but
+ *     for their two link bytes, empty pages but for their header; canaries of
+ *     live slots and blocks are intact.
  *
- * Allocation. A request of s bytes needs a block of at least s + HEADER (+ the
- * size word at level 2), and is given a power-of-two block of that, 2^k bytes.
- * Every free block of 2^k bytes or more fits, so the smallest non-empty class
- * of such blocks (one shift and one count-leading-zeros of classes_used) holds
- * a block that fits, and its first block is taken: no search. The rest of that block, if it is at least MIN_BLOCK, becomes a free
- * block of its own (its neighbours are a live block, the one just carved, and
- * whatever followed the taken block, which was live since free blocks do not
- * touch); a smaller rest stays with the block. Only when no class at or above k
- * has a block does the heap look further, once: the first block of the class
- * just below (blocks of 2^(k-1) to 2^k - 1 bytes) may still be large enough for the request's exact size (rounded to ALIGN),
- * and is then split to that size. That is what makes the whole of an empty heap
- * available in one request, and makes largest_free exact: the answer is the
- * first block of the highest non-empty class, since every block of that class
- * serves any request up to 2^class and the fallback serves the rest up to the
- * first block's size.
- *
- * Free merges the block with the next one if that is free (its word 0, USED
- * clear) and with the previous one if PREV_FREE is set (the footer gives its
- * start), unlinking them from their classes (a circular list unlinks without
- * knowing its head: the class is needed only when it becomes empty, to clear its
- * bit), and links the result into its class. Two unlinks, one link, no loop.
- *
- * Bit scans. floor(log2 x) and count-trailing-zeros come from the compiler's
- * builtins where the core has an instruction for them (CLZ on Armv7-M and
- * later; x86; RISC-V with Zbb). Elsewhere (Armv6-M: Cortex-M0/M0+, Armv8-M
- * baseline, rv32 without Zbb) they are branch-free: smear the bits below the
- * top one, or isolate the lowest one, and look the result up by a de Bruijn
- * multiply (the one multiply is 1 cycle, or 32 on a Cortex-M0 built with the
- * small multiplier: constant either way).
- *
- * The bound. The policy is a "half-fit" over power-of-two blocks, the one o1heap
- * uses, and STOW_HEAP_BYTES_FOR takes the bound o1heap documents for it, after
- * J. M. Robson's analysis of allocators whose blocks are powers of two: blocks of
- * M (1 + log2(n / m)) bytes, M the most block bytes live at once, n the largest
- * block and m the smallest, are never exhausted. Why a logarithm and not n / m:
- * a request of 2^k bytes fails only when every free block is smaller than 2^k,
- * and since free blocks never touch, each lies between live blocks. Because a
- * request takes the smallest class that fits, small requests refill small holes
- * before they split larger ones, so an adversary that wants every hole too small
- * for 2^k must build those holes out of blocks of each smaller class in turn,
- * and each layer of holes costs it about M of live memory that it must free
- * again to build the next: log2(n / m) layers, plus the live blocks themselves.
- * That is the idea of Robson's argument, not a proof written out for this exact
- * policy; what stands behind the figure here is that and the tests:
- * tests/test_heap.c runs adversaries that use the addresses they get (freeing
- * the blocks that split the heap most, level by level, and at random) against
- * heaps sized by STOW_HEAP_BYTES_FOR, and none of them gets NULL, while the same
- * adversaries do get NULL from heaps a quarter that size. stow/heap.h turns
- * requested bytes into block bytes (at worst a whole minimum block for one byte,
- * or twice the request plus the header) and adds the heap's own words.
- *
- * Level 2 poison is kept without walking: a freed block is filled whole, and
- * when it merges, the words that stop being metadata (the next block's first
- * three words, the previous block's footer) are filled too. Taking a block
- * checks only the bytes it takes; splitting writes new metadata over poison,
- * which the next check knows not to look at.
+ * Level 2 poison is kept without walking: a freed block or slot is filled
+ * whole, and when blocks merge, the words that stop being metadata (the next
+ * block's first three words, the previous block's footer) are filled too.
+ * Taking a block checks only the bytes it takes; splitting writes new metadata
+ * over poison, which the next check knows not to look at.
  */
 #include "stow/heap.h"
 #include "internal.h"
@@ -103,6 +171,7 @@
 #define WORD sizeof(size_t)
 #define HEADER STOW_HEAP_OVERHEAD
 #define ALIGN STOW_HEAP_ALIGN
+#define ALIGN_SHIFT STOW__HEAP_ALIGN_SHIFT
 #define MIN_BLOCK STOW_HEAP_MIN_BLOCK
 #define TAIL STOW__HEAP_TAIL
 #define BITS (sizeof(size_t) * CHAR_BIT)
@@ -110,10 +179,34 @@
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
 #define FLAGS (USED | PREV_FREE | ALIGNED)
-#define ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
+#define SL_BITS 3u
+#define LEVEL0 ALIGN_SHIFT            /* the lowest level class_of() gives */
+#define CLASS0 (LEVEL0 << SL_BITS)    /* the lowest class */
+#define BLOCK_LIMIT ((size_t)1u << STOW__HEAP_LOG2_LIMIT) /* every block is smaller */
+#define PAGE (64u * ALIGN)
+#define PAGE_SHIFT (6u + ALIGN_SHIFT)
+#define META ALIGN                    /* a page's header */
+#define SMALL_MAX STOW_HEAP_SMALL_MAX
+#define VIRGIN 1u                     /* a free slot whose successors were never handed out (odd: no offset) */
+#define SPARE 0xFFu                   /* the class of an empty page */
+#define MAX_PAGES 0xFFFFu
+/* alloc's fast paths, inline; not in a build for size (-Os) nor at level 2. */
+#if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
+#define FAST_PATHS 1
+#else
+#define FAST_PATHS 0
+#endif
+
+/* The library's half of STOW_HEAP_TRACE's link-time check (stow/heap.h). */
+#if STOW__HAVE_GUARD
+__attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE) = 1;
+#endif
 
 STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and links in the same words");
-STOW_STATIC_ASSERT(STOW_HEAP_MIN_BLOCK <= 2u * STOW_HEAP_ALIGN, "a front gap of one granule must be avoidable");
+STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
+STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must be 8 or 16");
+STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
+STOW_STATIC_ASSERT(STOW__HEAP_LEVELS + LEVEL0 < BITS, "the level bits fit a word");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -121,26 +214,35 @@ STOW_STATIC_ASSERT(STOW_HEAP_MIN_BLOCK <= 2u * STOW_HEAP_ALIGN, "a front gap of 
  * they inline into one another. */
 #define FN STOW__NO_ASAN
 
-typedef stow_heap_node_t node_t;
+typedef size_t STOW__MAY_ALIAS word_t;
+typedef uint16_t STOW__MAY_ALIAS half_t;
+typedef struct {
+    uint16_t free; /* the offset of the first free slot, or 0 when the page is full */
+    uint8_t used;  /* slots handed out */
+    uint8_t cls;   /* the slot class, or SPARE */
+    uint16_t next; /* the next page of its list (by number), or 0 */
+    uint16_t prev; /* the previous one, or 0 when the page heads its list */
+} STOW__MAY_ALIAS page_t;
+typedef stow_heap_region_t region_t;
+
+STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
 
 /* ---- words ------------------------------------------------------------------------ */
 
-static FN inline size_t *word_at(unsigned char *p) { return (size_t *)(void *)p; }
-static FN inline size_t head_of(unsigned char *b) { return *word_at(b); }
-static FN inline void set_head(unsigned char *b, size_t w) { *word_at(b) = w; }
+static FN inline word_t *W(unsigned char *p) { return (word_t *)(void *)p; }
+static FN inline size_t head_of(unsigned char *b) { return *W(b); }
+static FN inline void set_head(unsigned char *b, size_t w) { *W(b) = w; }
 static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
-static FN inline node_t *node_of(unsigned char *b) { return (node_t *)(void *)(b + WORD); }
-static FN inline unsigned char *block_of(node_t *n) { return (unsigned char *)n - WORD; }
-static FN inline void set_footer(unsigned char *b, size_t size) { *word_at(b + size - WORD) = size; }
-/* The alignment a live block was allocated with: ALIGN, or word 1 when the
- * ALIGNED flag says it was more. */
-static FN inline size_t align_of(unsigned char *b)
-{
-    return (head_of(b) & ALIGNED) != 0u ? word_at(b)[1] : ALIGN;
-}
+static FN inline page_t *P(unsigned char *page) { return (page_t *)(void *)page; }
+static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 
-/* ---- bit scans (see "Bit scans" above) --------------------------------------------- */
-
+/* ---- bit scans ---------------------------------------------------------------------- *
+ *
+ * floor(log2 x) and count-trailing-zeros come from the compiler's builtins where
+ * the core has an instruction for them (CLZ on Armv7-M and later; x86; RISC-V
+ * with Zbb). Elsewhere (Armv6-M: Cortex-M0/M0+, Armv8-M baseline, rv32 without
+ * Zbb) they are branch-free: smear the bits below the top one, or isolate the
+ * lowest one, and look the result up by a de Bruijn multiply. */
 #if defined(__GNUC__) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ)) && \
     (!defined(__riscv) || defined(__riscv_zbb))
 #if SIZE_MAX == UINT_MAX
@@ -153,8 +255,7 @@ static FN inline size_t align_of(unsigned char *b)
 #define CLZ(x) ((size_t)__builtin_clzll(x))
 #define CTZ(x) ((size_t)__builtin_ctzll(x))
 #endif
-/* Leading zeros of x != 0, and the position of its lowest set bit. */
-static FN inline size_t clz_of(size_t x) { return CLZ(x); }
+static FN inline size_t log2_of(size_t x) { return BITS - 1u - CLZ(x); }
 static FN inline size_t lowest_bit(size_t x) { return CTZ(x); }
 #else
 static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
@@ -177,13 +278,13 @@ static FN inline uint32_t lowest_bit32(uint32_t x)
     return debruijn_low[(uint32_t)((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 #if SIZE_MAX <= UINT32_MAX
-static FN inline size_t clz_of(size_t x) { return 31u - log2_floor32((uint32_t)x); }
+static FN inline size_t log2_of(size_t x) { return log2_floor32((uint32_t)x); }
 static FN inline size_t lowest_bit(size_t x) { return lowest_bit32((uint32_t)x); }
 #else
-static FN inline size_t clz_of(size_t x)
+static FN inline size_t log2_of(size_t x)
 {
     uint32_t high = (uint32_t)(x >> 32);
-    return high != 0u ? 31u - log2_floor32(high) : 63u - log2_floor32((uint32_t)x);
+    return high != 0u ? 32u + log2_floor32(high) : log2_floor32((uint32_t)x);
 }
 static FN inline size_t lowest_bit(size_t x)
 {
@@ -193,8 +294,10 @@ static FN inline size_t lowest_bit(size_t x)
 #endif
 #endif
 
-/* The exact block a request of size bytes needs (size <= max_size, so this
- * cannot overflow): size, the header and at level 2 the size word, rounded up to
+/* ---- sizes ------------------------------------------------------------------------- */
+
+/* The block a request of size bytes needs (size <= max_size, so this cannot
+ * overflow): size, the header and at level 2 the size word, rounded up to
  * ALIGN, and at least MIN_BLOCK. */
 static FN inline size_t exact_block(size_t size)
 {
@@ -202,102 +305,183 @@ static FN inline size_t exact_block(size_t size)
     return exact < MIN_BLOCK ? MIN_BLOCK : exact;
 }
 
-/* ---- size classes -------------------------------------------------------------------- *
+/* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
+ * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
+ * many in the 63 granules after the page header). A request of u granules
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. Both tables in one array, so that one base
+ * address serves both. */
+static const unsigned char slot_table[10u + STOW__HEAP_SLOT_CLASSES] = {
+    0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u, /* unit_class[u] */
+    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};        /* slot_units[k], from 10 on */
+
+static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_table[10u + k] << ALIGN_SHIFT; }
+static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+
+/* ---- size classes --------------------------------------------------------------------- *
  *
- * A class is numbered by the leading zeros of its sizes: class c holds the free
- * blocks of 2^(BITS-1-c) to 2^(BITS-c) - 1 bytes, so one count of leading zeros
- * gives both a block's class and its bit (1 << c) in classes_used. The classes
- * that are sure to fit a block of 2^k bytes are c <= BITS-1-k: shifted left by
- * k, classes_used keeps exactly their bits, and its highest bit names the
- * smallest of them. The callers keep classes_used in a local (bits) and store it
- * once. */
-
-/* The class of a free block of size bytes. */
-static FN inline size_t class_of(size_t size) { return clz_of(size); }
-
-/* Leading zeros of the power-of-two block a request of need bytes (>= 1) gets:
- * the block is 2^(BITS - z) bytes, at least MIN_BLOCK. */
-static FN inline size_t block_zeros(size_t need) { return clz_of((need - 1u) | (MIN_BLOCK - 1u)); }
-
-static FN inline void link_free(stow_heap_t *h, size_t *bits, unsigned char *b, size_t size)
+ * Free blocks are kept in classes: below 8 ALIGN one per size (a multiple of
+ * ALIGN), above that eight per power of two. With s = max(log2(size), 3 +
+ * ALIGN_SHIFT) - 3, class_of(size) = 8 s + (size >> s): the top four bits of
+ * the size give the class within its power of two, and s its level (class >>
+ * 3). Classes start at CLASS0 (level LEVEL0 = ALIGN_SHIFT). One word (levels)
+ * has a bit per level with a non-empty class, and one byte per level
+ * (classes[]) a bit per non-empty class of that level: the smallest non-empty
+ * class at or above c is two bit scans away. */
+static FN inline size_t class_of(size_t size)
 {
-    size_t c = class_of(size);
-    node_t *head = &h->classes[c];
-    STOW__OPAQUE(head); /* else GCC computes the head's address twice: as value and as base */
-    node_t *n = node_of(b);
-    node_t *next = head->next;
+    size_t s = log2_of(size | (ALIGN << SL_BITS)) - SL_BITS;
+    return (s << SL_BITS) + (size >> s);
+}
+
+
+/* The head of class c: a word holding its first free block, or 0. */
+static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c - CLASS0]; }
+static FN inline unsigned char *level_bits(stow_heap_t *h, size_t level) { return &h->classes[level - LEVEL0]; }
+
+/* The smallest non-empty class at or above c, or 0 when there is none. */
+static FN inline size_t search_from(stow_heap_t *h, size_t c)
+{
+    size_t level = c >> SL_BITS;
+    size_t here = (size_t)*level_bits(h, level) >> (c & 7u);
+    if (here != 0u) {
+        return c + lowest_bit(here);
+    }
+    size_t above = h->levels >> (level + 1u);
+    if (above == 0u) {
+        return 0u;
+    }
+    level += 1u + lowest_bit(above);
+    return (level << SL_BITS) + lowest_bit((size_t)*level_bits(h, level));
+}
+
+/* Class c gained its first block: its bit, and its level's. */
+static FN inline void class_filled(stow_heap_t *h, size_t c)
+{
+    *level_bits(h, c >> SL_BITS) |= (unsigned char)(1u << (c & 7u));
+    h->levels |= (size_t)1u << (c >> SL_BITS);
+}
+
+/* Free block b (its size and footer written) goes first in class c. Its words:
+ * 0 its size (no flag: a free block is not used, and the block before it is
+ * not free), 1 the next block of the class, 2 the word that points to b (the
+ * class's head or word 1 of the block before it in the class), and its last
+ * word its size again (the footer, for a free of the block after it). */
+static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
+{
+    word_t *head = head_at(h, c);
+    size_t first = *head;
+    W(b)[1] = first;
+    W(b)[2] = (size_t)(uintptr_t)head;
+    if (first != 0u) {
+        W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(b)[1];
+    } else {
+        class_filled(h, c);
+    }
+    *head = (size_t)(uintptr_t)b;
+}
+
+/* Writes free block b's size in its first and last words. */
+static FN inline void set_free(unsigned char *b, size_t size)
+{
     set_head(b, size);
-    set_footer(b, size);
-    n->next = next;
-    n->prev = head;
-    next->prev = n;
-    head->next = n;
-    *bits |= (size_t)1u << c;
+    *W(b + size - WORD) = size;
 }
 
-static FN inline void unlink_free(size_t *bits, unsigned char *b, size_t size)
+static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
 {
-    node_t *n = node_of(b);
-    node_t *next = n->next;
-    node_t *prev = n->prev;
-    prev->next = next;
-    next->prev = prev;
-    /* Only the class's own head is left: the class is empty. Without a branch,
-     * so that the worst case is the common one. */
-    *bits &= ~((size_t)(next == prev) << class_of(size));
+    set_free(b, size);
+    link_node(h, b, class_of(size));
 }
 
-/* ---- live-start bits (level >= 1) ------------------------------------------------------- */
+/* The shift class_of(size) uses; two sizes of which the larger gives shift s
+ * are in the same class exactly when they agree after shifting right by s
+ * (below, a smaller size of a lower level shifts to less than 8). */
+static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
+
+/* Class c lost its last block: its bit goes, and its level's when that was
+ * the level's last class. */
+static FN inline void class_emptied(stow_heap_t *h, size_t c)
+{
+    unsigned char *bits = level_bits(h, c >> SL_BITS);
+    unsigned char left = (unsigned char)(*bits & ~(1u << (c & 7u)));
+    *bits = left;
+    if (left == 0u) {
+        h->levels &= ~((size_t)1u << (c >> SL_BITS));
+    }
+}
+
+/* Takes free block b out of its class. When b was alone in it, the word that
+ * pointed to b is the class's head, whose place in heads[] names the class. */
+static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
+{
+    size_t next = W(b)[1];
+    word_t *pprev = (word_t *)(uintptr_t)W(b)[2];
+    *pprev = next;
+    if (next != 0u) {
+        W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)pprev;
+        return;
+    }
+    size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
+    if (at < sizeof h->heads) {
+        class_emptied(h, at / WORD + CLASS0);
+    }
+}
+
+/* ---- regions and the live-start bits (level >= 1) ------------------------------------------ */
 
 #if STOW_CHECK_LEVEL >= 1
-static FN inline size_t granule_of(const stow_heap_t *h, const unsigned char *b)
-{
-    return (size_t)(b - h->first) >> ALIGN_SHIFT;
-}
-static FN inline void mark_live(stow_heap_t *h, unsigned char *b)
-{
-    size_t i = granule_of(h, b);
-    h->starts[i >> 5] |= (uint32_t)1u << (i & 31u);
-}
-static FN inline void mark_gone(stow_heap_t *h, unsigned char *b)
-{
-    size_t i = granule_of(h, b);
-    h->starts[i >> 5] &= ~((uint32_t)1u << (i & 31u));
-}
-static FN inline bool starts_live(const stow_heap_t *h, const unsigned char *b)
-{
-    size_t i = granule_of(h, b);
-    return ((h->starts[i >> 5] >> (i & 31u)) & 1u) != 0u;
-}
-/* True when p is the payload of a live block of h. A heap not laid out yet has
- * no live block. */
-static FN inline bool is_live(const stow_heap_t *h, const void *p)
+/* The region that p's granule belongs to, or NULL. */
+static FN inline const region_t *region_of(const stow_heap_t *h, const void *p)
 {
     uintptr_t a = (uintptr_t)p;
-    if (h->first == NULL || (a & (ALIGN - 1u)) != 0u || a < (uintptr_t)h->first + HEADER ||
-        a >= (uintptr_t)h->limit) {
+    for (const region_t *r = &h->region; r != NULL; r = r->next) {
+        if (a >= (uintptr_t)r->first + WORD && a < (uintptr_t)r->top) {
+            return r;
+        }
+    }
+    return NULL;
+}
+static FN inline size_t granule_in(const region_t *r, const void *p)
+{
+    return (size_t)((const unsigned char *)p - (r->first + WORD)) >> ALIGN_SHIFT;
+}
+static FN inline void set_live(const stow_heap_t *h, const void *p, bool live)
+{
+    const region_t *r = region_of(h, p);
+    size_t i = granule_in(r, p);
+    uint32_t bit = (uint32_t)1u << (i & 31u);
+    if (live) {
+        r->starts[i >> 5] |= bit;
+    } else {
+        r->starts[i >> 5] &= ~bit;
+    }
+}
+static FN inline bool bit_at(const region_t *r, const void *p)
+{
+    size_t i = granule_in(r, p);
+    return ((r->starts[i >> 5] >> (i & 31u)) & 1u) != 0u;
+}
+/* True when p is a live slot or block of h. A heap not laid out yet has none. */
+static FN inline bool is_live(const stow_heap_t *h, const void *p)
+{
+    if (h->region.first == NULL || !stow__is_aligned(p, ALIGN)) {
         return false;
     }
-    return starts_live(h, (const unsigned char *)p - HEADER);
+    const region_t *r = region_of(h, p);
+    return r != NULL && bit_at(r, p);
 }
+#define MARK_LIVE(h, p) set_live((h), (p), true)
+#define MARK_GONE(h, p) set_live((h), (p), false)
 #else
-static FN inline void mark_live(stow_heap_t *h, unsigned char *b)
-{
-    (void)h;
-    (void)b;
-}
-static FN inline void mark_gone(stow_heap_t *h, unsigned char *b)
-{
-    (void)h;
-    (void)b;
-}
+#define MARK_LIVE(h, p) ((void)0)
+#define MARK_GONE(h, p) ((void)0)
 #endif
 
 /* ---- level 2: poison and canary ------------------------------------------------------------ */
 
 #if STOW_CHECK_LEVEL >= 2
-/* The poison a block's bytes [from, to) should hold while free, skipping the
- * four metadata words of the free block that started at b and was fsize long. */
+/* The poison bytes [from, to) of a free block at b of fsize bytes should hold,
+ * skipping its four words of metadata. */
 static FN void check_poison(unsigned char *b, size_t fsize, unsigned char *from, unsigned char *to,
                             const char *what)
 {
@@ -308,196 +492,607 @@ static FN void check_poison(unsigned char *b, size_t fsize, unsigned char *from,
     }
 }
 
-static FN inline size_t requested_of(unsigned char *b) { return *word_at(b + size_of(head_of(b)) - WORD); }
-
-/* The canary after size requested bytes of the live block b. */
-static FN void set_canary(unsigned char *b, size_t size)
+/* The canary of a slot or block whose usable bytes are [p, end): the last word
+ * holds the requested size, the bytes between the request and it 0xDD. */
+static FN void set_canary(unsigned char *p, unsigned char *end, size_t size)
 {
-    size_t bsize = size_of(head_of(b));
-    stow__fill(b + HEADER + size, STOW__POISON, bsize - WORD - HEADER - size);
-    *word_at(b + bsize - WORD) = size;
+    stow__fill(p + size, STOW__POISON, (size_t)(end - WORD - p) - size);
+    *W(end - WORD) = size;
 }
-
-static FN bool canary_intact(unsigned char *b)
+static FN size_t requested_at(unsigned char *end) { return *W(end - WORD); }
+static FN bool canary_intact(unsigned char *p, unsigned char *end)
 {
-    size_t bsize = size_of(head_of(b));
-    size_t size = requested_of(b);
-    return size <= bsize - WORD - HEADER &&
-           stow__poison_intact(b + HEADER + size, bsize - WORD - HEADER - size);
+    size_t size = requested_at(end);
+    size_t room = (size_t)(end - WORD - p);
+    return size <= room && stow__poison_intact(p + size, room - size);
 }
 #endif
 
 /* ---- layout --------------------------------------------------------------------------------- */
 
-/* Where the blocks of a heap over [buf, buf + size) go. False when the storage
- * cannot hold one minimum block. */
+/* Where the blocks of a region over [start, end) go (start aligned to ALIGN):
+ * the first block so that its payload is ALIGN-aligned, the word that ends the
+ * blocks just below top, and at level >= 1 the bit map from top on. False when
+ * there is no room for one minimum block. */
 struct layout {
     unsigned char *first;
-    unsigned char *limit;
-    uint32_t *starts;
+    unsigned char *top;
 };
 
-static FN bool layout_of(unsigned char *buf, size_t size, struct layout *out)
-{
-    size_t lead = (ALIGN - HEADER) & (ALIGN - 1u);
-    if (size < lead + WORD + MIN_BLOCK) {
-        return false;
-    }
-    size_t room = size - lead - WORD; /* blocks and, at level >= 1, the map */
 #if STOW_CHECK_LEVEL >= 1
-    /* The map takes a bit per granule, in 32-bit words after the end word. Start
-     * at or just above the answer (blocks + blocks / (8 ALIGN) <= room) and step
-     * down: at most two steps. */
-    if (room < 16u + MIN_BLOCK) {
+/* The bytes of the bit map of a region whose blocks start at first and end
+ * below top. */
+static FN inline size_t map_bytes(unsigned char *first, unsigned char *top)
+{
+    return ((((size_t)(top - first) - WORD) >> ALIGN_SHIFT) + 31u) / 32u * 4u;
+}
+#endif
+
+static FN bool layout_of(unsigned char *start, unsigned char *end, struct layout *out)
+{
+    unsigned char *first = start + ALIGN - WORD;
+    size_t room = (size_t)(end - start);
+    if (room < ALIGN + MIN_BLOCK) {
         return false;
     }
-    size_t blocks = (room - room / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
-    while (blocks + (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u > room) {
+    size_t blocks = (room - ALIGN) & ~(ALIGN - 1u); /* blocks and the end word, with the map */
+    if (blocks >= BLOCK_LIMIT) {
+        blocks = BLOCK_LIMIT - ALIGN;
+    }
+#if STOW_CHECK_LEVEL >= 1
+    /* The map takes a bit per granule after top. Start at or just above the
+     * answer (blocks + blocks / (8 ALIGN) <= room) and step down: a few steps. */
+    blocks = (blocks - blocks / (8u * ALIGN + 1u)) & ~(ALIGN - 1u);
+    while (blocks >= MIN_BLOCK && first + WORD + blocks + map_bytes(first, first + WORD + blocks) > end) {
         blocks -= ALIGN;
     }
-#else
-    size_t blocks = room & ~(ALIGN - 1u);
 #endif
-    size_t largest = ~(SIZE_MAX >> 1); /* a block size must stay below the top bit */
-    if (blocks >= largest) {
-        blocks = largest - ALIGN;
-    }
     if (blocks < MIN_BLOCK) {
         return false;
     }
-    out->first = buf + lead;
-    out->limit = out->first + blocks;
-#if STOW_CHECK_LEVEL >= 1
-    out->starts = (uint32_t *)(void *)(out->limit + WORD);
-#else
-    out->starts = NULL;
-#endif
+    out->first = first;
+    out->top = first + WORD + blocks;
     return true;
 }
 
-/* Lays the storage out: one free block of everything. */
+/* Makes region r over l one free block. Its end word reads as a used block of
+ * size 0, so no walk and no merge needs a bounds test. */
+static FN void lay_region(stow_heap_t *h, region_t *r, const struct layout *l, unsigned char *end)
+{
+    size_t blocks = (size_t)(l->top - l->first) - WORD;
+    r->first = l->first;
+    r->limit = l->top - WORD;
+    r->top = l->top;
+    r->end = end;
+#if STOW_CHECK_LEVEL >= 1
+    r->starts = (uint32_t *)(void *)l->top;
+    stow__unpoison(r->starts, map_bytes(l->first, l->top));
+    stow__fill(r->starts, 0u, map_bytes(l->first, l->top));
+#endif
+    stow__unpoison(l->first, blocks + WORD);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(l->first, STOW__POISON, blocks);
+#endif
+    set_head(r->limit, USED | PREV_FREE);
+    if (r == &h->region && h->bounded == 0u) {
+        h->top = l->first;
+        set_free(l->first, blocks);
+    } else {
+        link_free(h, l->first, blocks);
+    }
+    size_t most = blocks - HEADER - TAIL;
+    if (most > h->max_size) {
+        h->max_size = most;
+        h->fast_max = h->bounded != 0u ? 0u : most;
+    }
+}
+
+/* Lays region 0 out: one free block of everything, no page of slots. */
 static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
 {
     struct layout l;
-    if (!layout_of(h->buf, h->size, &l)) {
+    if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    for (size_t c = 0; c < STOW__HEAP_CLASSES; c++) {
-        h->classes[c].next = &h->classes[c];
-        h->classes[c].prev = &h->classes[c];
+    /* Pointer loops, opaque to the compiler: not memset (internal.h). */
+    for (void **c = h->heads; c != h->heads + STOW__HEAP_CLASSES; c++) {
+        *c = NULL;
+        STOW__OPAQUE(c);
     }
-    h->classes_used = 0u;
-    h->first = l.first;
-    h->limit = l.limit;
-    size_t blocks = (size_t)(l.limit - l.first);
-#if STOW_CHECK_LEVEL >= 1
-    h->starts = l.starts;
-    stow__unpoison(l.starts, (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u);
-    stow__fill(l.starts, 0u, (((blocks >> ALIGN_SHIFT) + 31u) >> 5) * 4u);
-#endif
-    stow__unpoison(l.first, blocks + WORD);
-#if STOW_CHECK_LEVEL >= 2
-    stow__fill(l.first, STOW__POISON, blocks);
-#endif
-    set_head(l.limit, USED | PREV_FREE);
-    link_free(h, &h->classes_used, l.first, blocks);
-    h->max_size = blocks - HEADER - TAIL;
+    for (unsigned char *f = h->classes; f != h->classes + STOW__HEAP_LEVELS; f++) {
+        *f = 0u;
+        STOW__OPAQUE(f);
+    }
+    for (unsigned char **k = h->avail; k != h->avail + STOW__HEAP_SLOT_CLASSES; k++) {
+        *k = NULL;
+        STOW__OPAQUE(k);
+    }
+    h->levels = 0u;
+    h->spare = NULL;
+    h->top = NULL;
     h->used = 0u;
+    h->max_size = 0u;
+    h->region.next = NULL;
+    lay_region(h, &h->region, &l, h->buf + h->size);
+    h->zone_lo = l.top;
     return true;
 }
 
-/* ---- carving ----------------------------------------------------------------------------- */
+/* ---- carving and giving back ------------------------------------------------------------------ */
 
-/* Makes the block b (free, unlinked, fsize bytes, its predecessor live) live
- * with size bytes, giving the rest back when it can stand as a block. align is
- * the alignment it is allocated with; above ALIGN it is kept for realloc. */
-static FN inline void *carve(stow_heap_t *h, size_t *bits, unsigned char *b, size_t fsize, size_t size,
-                             size_t align, size_t flags)
+/* The block b (free, unlinked, fsize bytes, its predecessor live) becomes a
+ * live block of size bytes, with flags; the rest goes back when it can stand
+ * as a block. */
+static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t fsize, size_t size, size_t flags)
 {
     size_t rest = fsize - size;
+    bool top = b == h->top;
     if (rest >= MIN_BLOCK) {
-        link_free(h, bits, b + size, rest); /* what follows it already has PREV_FREE */
+        /* What follows it has PREV_FREE already. The rest of the top is the top. */
+        if (top) {
+            h->top = b + size;
+            set_free(b + size, rest);
+        } else {
+            link_free(h, b + size, rest);
+        }
     } else {
         size = fsize;
+        if (top) {
+            h->top = NULL;
+        }
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
-    if (align > ALIGN) {
-        flags |= ALIGNED;
-        word_at(b)[1] = align;
-    }
     set_head(b, size | USED | flags);
-    mark_live(h, b);
     h->used += size; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
     stow__acquire(b + HEADER, size - HEADER);
     return b + HEADER;
 }
 
-/* ---- give back ---------------------------------------------------------------------------- */
-
-/* The size bytes at b (whose predecessor is live: b is a live block's tail, or
- * a freed block already merged backwards) become free: merged with the next
- * block if that is free, linked into its class, and announced to the block
- * after them. */
-static FN inline void release_forward(stow_heap_t *h, size_t *bits, unsigned char *b, size_t size)
+#if FAST_PATHS
+/* The same for b, still the first block of class c: when the rest stays in
+ * class c it takes b's place there, with no class bit to touch. */
+static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
 {
-    unsigned char *next = b + size;
-    size_t next_head = head_of(next);
-    if ((next_head & USED) != 0u) {
-        set_head(next, next_head | PREV_FREE);
+    size_t fsize = head_of(b);
+    size_t rest = fsize - size;
+    word_t *head = head_at(h, c);
+    size_t next = W(b)[1];
+    if (rest >= MIN_BLOCK) {
+        unsigned char *r = b + size;
+        size_t rc = class_of(rest);
+        set_head(r, rest);
+        *W(b + fsize - WORD) = rest;
+        if (rc == c) {
+            W(r)[1] = next;
+            W(r)[2] = (size_t)(uintptr_t)head;
+            *head = (size_t)(uintptr_t)r;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
+            }
+        } else {
+            *head = next;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+            } else {
+                class_emptied(h, c);
+            }
+            link_node(h, r, rc);
+        }
     } else {
-        unlink_free(bits, next, next_head);
-#if STOW_CHECK_LEVEL >= 2
-        stow__fill(next, STOW__POISON, 3u * WORD);
-#endif
-        size += next_head; /* the block after next has PREV_FREE already */
+        *head = next;
+        if (next != 0u) {
+            W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+        } else {
+            class_emptied(h, c);
+        }
+        size = fsize;
+        set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
-    link_free(h, bits, b, size);
-    /* The header too: the tail a shrink gives back starts inside the caller's
-     * block, and a stale pointer reaches its first words. */
-    stow__poison(b, size);
+    set_head(b, size | USED);
+    h->used += size;
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, size - HEADER);
+    return b + HEADER;
 }
+#endif
 
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
  * and not by every allocation: used only grows in between, so the high-water mark
  * is max(peak, used) (what stats() reports), and alloc stays shorter. */
-static FN inline size_t lower_used(stow_heap_t *h, size_t n)
+static FN inline void lower_used(stow_heap_t *h, size_t n)
 {
     size_t used = h->used;
     if (used > h->peak) {
         h->peak = used;
     }
-    return used - n;
+    h->used = used - n;
+}
+
+/* Free block b of size bytes (merged from pieces, its words not written yet)
+ * goes into its class: into the place of free block old, one of its pieces,
+ * when that was in the same class (no class bit to touch), else first in its
+ * class, old taken out of its own. */
+static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
+{
+    size_t s = class_shift(size);
+    set_free(b, size);
+    if (FAST_PATHS && (size >> s) == (old_size >> s)) {
+        if (b != old) {
+            size_t next = W(old)[1];
+            word_t *pprev = (word_t *)(uintptr_t)W(old)[2];
+            W(b)[1] = next;
+            W(b)[2] = (size_t)(uintptr_t)pprev;
+            *pprev = (size_t)(uintptr_t)b;
+            if (next != 0u) {
+                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(b)[1];
+            }
+        }
+        return;
+    }
+    unlink_free(h, old);
+    link_node(h, b, (s << SL_BITS) + (size >> s));
+}
+
+/* The size bytes at b (whose predecessor is live: a live block's tail, or a
+ * freed block already merged backwards) become free: merged with the next
+ * block if that is free, linked into its class, and announced to the block
+ * after them. */
+static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    unsigned char *next = b + size;
+    size_t next_head = head_of(next);
+    if ((next_head & USED) != 0u) {
+        set_head(next, next_head | PREV_FREE);
+        link_free(h, b, size);
+    } else {
+        if (next == h->top) {
+            h->top = b; /* the top grows down */
+            set_free(b, size + next_head);
+        } else {
+            settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
+        }
+#if STOW_CHECK_LEVEL >= 2
+        stow__fill(next, STOW__POISON, 3u * WORD);
+#endif
+        size += next_head;
+    }
+    /* The header too: the tail a shrink gives back starts inside the caller's
+     * block, and a stale pointer reaches its first words. */
+    stow__poison(b, size);
+}
+
+/* The block b (live or about to be: head is its header) becomes free, merged
+ * with free neighbours. */
+static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t head)
+{
+    size_t size = size_of(head);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(b, STOW__POISON, size);
+#endif
+    if ((head & PREV_FREE) == 0u) {
+        release_forward(h, b, size);
+        return;
+    }
+    size_t prev_size = *W(b - WORD);
+    unsigned char *prev = b - prev_size;
+    unsigned char *next = b + size;
+    size_t next_head = head_of(next);
+    size += prev_size;
+    if ((next_head & USED) != 0u) {
+        set_head(next, next_head | PREV_FREE);
+    } else {
+        size += next_head;
+        if (next == h->top) {
+            /* All three are the top now. */
+            unlink_free(h, prev);
+            h->top = prev;
+            set_free(prev, size);
+#if STOW_CHECK_LEVEL >= 2
+            stow__fill(next, STOW__POISON, 3u * WORD);
+            stow__fill(b - WORD, STOW__POISON, WORD);
+#endif
+            stow__poison(b, size - prev_size);
+            return;
+        }
+        unlink_free(h, next);
+#if STOW_CHECK_LEVEL >= 2
+        stow__fill(next, STOW__POISON, 3u * WORD);
+#endif
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(b - WORD, STOW__POISON, WORD);
+#endif
+    settle(h, prev, size, prev, prev_size);
+    stow__poison(b, size - prev_size);
 }
 
 static FN inline void free_block(stow_heap_t *h, unsigned char *b)
 {
     size_t head = head_of(b);
-    size_t size = size_of(head);
-    size_t bits = h->classes_used;
-    size_t used = lower_used(h, size);
-    mark_gone(h, b);
-#if STOW_CHECK_LEVEL >= 2
-    stow__fill(b, STOW__POISON, size);
-#endif
-    if ((head & PREV_FREE) != 0u) {
-        size_t prev_size = *word_at(b - WORD);
-        b -= prev_size;
-        unlink_free(&bits, b, prev_size);
-#if STOW_CHECK_LEVEL >= 2
-        stow__fill(b + prev_size - WORD, STOW__POISON, WORD);
-#endif
-        size += prev_size;
+    lower_used(h, size_of(head));
+    MARK_GONE(h, b + HEADER);
+    release_block(h, b, head);
+}
+
+/* ---- pages of slots ---------------------------------------------------------------------------- *
+ *
+ * Region 0's pages sit at its top, below top (page n, from 1, at top - n PAGE),
+ * above the word that ends its blocks. A page holds slots of one class after
+ * its header; a free slot's first two bytes hold the offset of the next free
+ * one (0: none), or VIRGIN when the slots from it to the end of the page were
+ * never handed out. Pages with a free slot are in their class's list
+ * (avail[k]), empty ones not at the bottom in the spare list; full ones in
+ * none. Lists link pages by number. */
+
+static FN inline size_t page_number(const stow_heap_t *h, unsigned char *page)
+{
+    return (size_t)(h->region.top - page) >> PAGE_SHIFT;
+}
+static FN inline unsigned char *page_at(const stow_heap_t *h, size_t n)
+{
+    return n != 0u ? h->region.top - (n << PAGE_SHIFT) : NULL;
+}
+/* The page holding slot p. */
+static FN inline unsigned char *page_of(const stow_heap_t *h, const unsigned char *p)
+{
+    return (unsigned char *)(uintptr_t)p - ((size_t)(p - h->region.top) & (PAGE - 1u));
+}
+
+static FN void list_push(stow_heap_t *h, unsigned char **head, unsigned char *page)
+{
+    unsigned char *old = *head;
+    size_t n = page_number(h, page);
+    P(page)->prev = 0u;
+    P(page)->next = (uint16_t)(old != NULL ? page_number(h, old) : 0u);
+    if (old != NULL) {
+        P(old)->prev = (uint16_t)n;
     }
-    release_forward(h, &bits, b, size);
-    h->used = used;
-    h->classes_used = bits;
+    *head = page;
+}
+
+static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *page)
+{
+    unsigned char *next = page_at(h, P(page)->next);
+    unsigned char *prev = page_at(h, P(page)->prev);
+    if (prev != NULL) {
+        P(prev)->next = P(page)->next;
+    } else {
+        *head = next;
+    }
+    if (next != NULL) {
+        P(next)->prev = P(page)->prev;
+    }
+}
+
+/* Makes region 0's last block, when free, the top (out of its class). */
+static FN bool find_top(stow_heap_t *h)
+{
+    unsigned char *limit = h->region.limit;
+    if (h->top == NULL && (head_of(limit) & PREV_FREE) != 0u && h->bounded == 0u) {
+        unsigned char *t = limit - *W(limit - WORD);
+        unlink_free(h, t);
+        h->top = t;
+    }
+    return h->top != NULL;
+}
+
+/* Empty pages (spare) lie in runs of neighbours, kept whole like free blocks:
+ * the lowest page of a run is on the spare list, and it and the highest page
+ * say how many pages the run has (in their header's free field, their class
+ * SPARE). The bottom page is never spare: when it empties, it goes back to the
+ * blocks with the run above it, if any, in one step. */
+static FN inline size_t run_pages(unsigned char *page) { return P(page)->free; }
+
+static FN void mark_run(unsigned char *low, size_t pages)
+{
+    unsigned char *high = low + (pages - 1u) * PAGE;
+    P(low)->cls = SPARE;
+    P(low)->free = (uint16_t)pages;
+    P(high)->cls = SPARE;
+    P(high)->free = (uint16_t)pages;
+}
+
+/* A page for slots: the highest of the first run of empty pages, or PAGE
+ * bytes from the end of the top (all of it, or enough to leave a block). NULL
+ * when neither. */
+static FN STOW__NOINLINE unsigned char *take_page(stow_heap_t *h)
+{
+    unsigned char *page = h->spare;
+    if (page != NULL) {
+        size_t pages = run_pages(page);
+        if (pages == 1u) {
+            list_remove(h, &h->spare, page);
+            return page;
+        }
+        P(page)->free = (uint16_t)(pages - 1u);
+        page += (pages - 1u) * PAGE;
+        P(page - PAGE)->cls = SPARE;
+        P(page - PAGE)->free = (uint16_t)(pages - 1u);
+        stow__unpoison(page, META);
+        return page;
+    }
+    if (!find_top(h) || page_number(h, h->zone_lo) >= MAX_PAGES) {
+        return NULL;
+    }
+    unsigned char *limit = h->region.limit;
+    unsigned char *t = h->top;
+    size_t tsize = (size_t)(limit - t);
+    if (tsize != PAGE && tsize < PAGE + MIN_BLOCK) {
+        return NULL;
+    }
+    page = limit + WORD - PAGE;
+#if STOW_CHECK_LEVEL >= 2
+    check_poison(t, tsize, page, limit, "stow_heap_alloc: free memory was written after free");
+#endif
+    limit -= PAGE;
+    if (tsize != PAGE) {
+        set_free(t, tsize - PAGE);
+        set_head(limit, USED | PREV_FREE);
+    } else {
+        h->top = NULL;
+        set_head(limit, USED);
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(page, STOW__POISON, PAGE);
+#endif
+    h->region.limit = limit;
+    h->zone_lo = page;
+    stow__unpoison(page, META);
+    return page;
+}
+
+/* The lowest pages pages, empty, go back to region 0's blocks: with the word
+ * that ended them, they join the top (or are it). */
+static FN void give_pages_back(stow_heap_t *h, size_t pages)
+{
+    unsigned char *b = h->region.limit;
+    unsigned char *limit = b + pages * PAGE;
+    (void)find_top(h);
+    h->zone_lo += pages * PAGE;
+    h->region.limit = limit;
+    set_head(limit, USED | PREV_FREE);
+    if (h->top == NULL) {
+        h->top = b;
+    }
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, pages * PAGE + (h->top == b ? 0u : WORD)); /* and the old footer */
+#endif
+    set_free(h->top, (size_t)(limit - h->top));
+    stow__poison(b, pages * PAGE);
+}
+
+/* Page became empty: out of its class's list, and one run with the empty
+ * pages on either side; back to the blocks when that run is at the bottom,
+ * else on the spare list. */
+static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
+{
+    list_remove(h, &h->avail[k], page);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
+#endif
+    unsigned char *low = page;
+    size_t pages = 1u;
+    if (page != h->zone_lo && P(page - PAGE)->cls == SPARE) {
+        size_t below = run_pages(page - PAGE);
+        low = page - below * PAGE;
+        list_remove(h, &h->spare, low);
+        pages += below;
+    }
+    unsigned char *above = page + PAGE;
+    if (above != h->region.top && P(above)->cls == SPARE) {
+        list_remove(h, &h->spare, above);
+        pages += run_pages(above);
+    }
+    if (low == h->zone_lo) {
+        give_pages_back(h, pages);
+        return;
+    }
+    mark_run(low, pages);
+    list_push(h, &h->spare, low);
+}
+
+/* The first free slot of page, the head of class k's list. */
+static FN inline unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_t k)
+{
+    size_t at = P(page)->free;
+    unsigned char *p = page + at;
+    size_t next = *H(p);
+    if (next == VIRGIN) {
+        /* The next slot is new too, if the page has room for it. */
+        next = at + slot_bytes(k);
+        if (next + slot_bytes(k) <= PAGE) {
+            *H(page + next) = VIRGIN;
+        } else {
+            next = 0u;
+        }
+    }
+    P(page)->free = (uint16_t)next;
+    P(page)->used++;
+    if (next == 0u) {
+        /* Full: it leaves the list it heads. */
+        unsigned char *after = page_at(h, P(page)->next);
+        h->avail[k] = after;
+        if (after != NULL) {
+            P(after)->prev = 0u;
+        }
+    }
+#if STOW_CHECK_LEVEL >= 2
+    if (!stow__poison_intact(p + 2u, slot_bytes(k) - 2u)) {
+        STOW__REPORT("stow_heap_alloc: free memory was written after free");
+    }
+#endif
+    h->used += slot_bytes(k);
+    MARK_LIVE(h, p);
+    stow__acquire(p, slot_bytes(k));
+    return p;
+}
+
+static FN inline void free_slot(stow_heap_t *h, unsigned char *p)
+{
+    unsigned char *page = page_of(h, p);
+    size_t k = P(page)->cls;
+    size_t first = P(page)->free;
+    lower_used(h, slot_bytes(k));
+    MARK_GONE(h, p);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(p, STOW__POISON, slot_bytes(k));
+#endif
+    *H(p) = (uint16_t)first;
+    stow__poison(p, slot_bytes(k));
+    P(page)->free = (uint16_t)(p - page);
+    size_t used = (size_t)P(page)->used - 1u;
+    P(page)->used = (uint8_t)used;
+    if (first == 0u) {
+        list_push(h, &h->avail[k], page); /* it was full */
+    }
+    if (used == 0u) {
+        page_emptied(h, page, k);
+    }
+}
+
+/* True when p is in a page of slots (else it is a block's payload). */
+static FN inline bool is_slot(const stow_heap_t *h, const void *p)
+{
+    return (uintptr_t)p - (uintptr_t)h->zone_lo < (uintptr_t)h->region.top - (uintptr_t)h->zone_lo;
+}
+
+/* The bytes from p to the end of its slot or block (an aligned block's last
+ * word, its alignment, left out): at level 2 the last of them is the canary's
+ * size word. */
+static FN inline size_t room_of(const stow_heap_t *h, const void *p)
+{
+    unsigned char *q = (unsigned char *)(uintptr_t)p;
+    if (is_slot(h, p)) {
+        return slot_bytes(P(page_of(h, q))->cls);
+    }
+    size_t head = head_of(q - HEADER);
+    return size_of(head) - HEADER - ((head & ALIGNED) != 0u ? WORD : 0u);
+}
+
+/* A slot or block just handed out for size bytes: at level 2 its canary. */
+static FN inline void *fresh(const stow_heap_t *h, void *p, size_t size)
+{
+#if STOW_CHECK_LEVEL >= 2
+    if (p != NULL) {
+        set_canary((unsigned char *)p, (unsigned char *)p + room_of(h, p), size);
+    }
+#else
+    (void)h;
+    (void)size;
+#endif
+    return p;
 }
 
 /* ---- allocation -------------------------------------------------------------------------------- */
 
-static FN STOW__NOINLINE void *refuse(stow_heap_t *h)
+/* The failed hook and the count. */
+static FN STOW__NOINLINE void *refuse(stow_heap_t *h, size_t size)
 {
     h->fails++;
+    if (h->failed != NULL) {
+        h->failed(h, size);
+    }
     return NULL;
 }
 
@@ -509,105 +1104,209 @@ static FN inline size_t gap_for(unsigned char *b, size_t align)
     return gap != 0u && gap < MIN_BLOCK ? gap + align : gap;
 }
 
-/* Takes a block for size bytes at alignment align (ALIGN or a larger power of
- * two): a power-of-two block from the smallest class sure to fit, or else an
- * exact one from the first block of the class below. The slow path of alloc,
- * and the whole of aligned alloc. */
-static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
+/* A block for size bytes at alignment align (ALIGN or more), by the heap's
+ * policy; NULL (not counted) when there is none. */
+static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t align)
 {
-    if (h->first == NULL && !lay_out(h)) {
-        return refuse(h);
-    }
-    /* Room for the request and, when aligned beyond ALIGN, for the worst front
-     * gap (ALIGN itself asks for nothing more, however small the heap). */
-    size_t slack = align > ALIGN ? align + ALIGN : 0u;
-    if (size > h->max_size || (slack != 0u && (align > h->max_size || h->max_size - size < slack))) {
-        return refuse(h);
-    }
-    size_t exact = exact_block(size);
-    size_t bits = h->classes_used;
-    size_t z = block_zeros(exact + slack);
-    size_t block = (size_t)1u << (BITS - block_zeros(exact)); /* what it gets, room allowing */
-    size_t above = z > 0u ? bits << (BITS - z) : 0u;
-    size_t c;
-    if (above != 0u) {
-        c = z - 1u - clz_of(above);
-    } else {
-        c = class_of(exact + slack);
-        if (((bits >> c) & 1u) == 0u) {
-            return refuse(h);
+    size_t slack = 0u;
+    size_t extra = 0u;
+    if (align > ALIGN) {
+        /* Room for the worst front gap, and a word for the alignment. */
+        slack = align + ALIGN;
+        extra = WORD;
+        if (align > h->max_size || h->max_size - size < slack + extra) {
+            return NULL;
         }
     }
-    unsigned char *b = block_of(h->classes[c].next);
-    size_t fsize = head_of(b);
-    size_t gap = align > ALIGN ? gap_for(b, align) : 0u;
-    if (gap + exact > fsize) {
-        return refuse(h);
+    size_t need = exact_block(size + extra);
+    size_t want = need + slack;
+    size_t c;
+    unsigned char *b;
+    if (h->bounded != 0u && slack == 0u) {
+        /* Half fit: a power-of-two block, from the smallest class sure to hold it. */
+        size_t pow = (size_t)1u << (log2_of(need - 1u) + 1u);
+        c = search_from(h, class_of(pow));
+        if (c != 0u) {
+            need = pow;
+        }
+    } else {
+        /* Good fit: the first block of want's own class if it is large enough,
+         * else any block of the smallest class above. */
+        c = class_of(want);
+        b = (unsigned char *)(uintptr_t)*head_at(h, c);
+        if (b == NULL || head_of(b) < want) {
+            c = search_from(h, c + 1u);
+        }
     }
-    if (gap + block > fsize) {
-        block = exact;
+    size_t fsize;
+    size_t gap;
+    if (c == 0u && h->top != NULL) {
+        /* The top: what no class can give. */
+        b = h->top;
+        fsize = (size_t)(h->region.limit - b);
+        gap = align > ALIGN ? gap_for(b, align) : 0u;
+        if (gap + need > fsize) {
+            return NULL;
+        }
+        if (gap != 0u) {
+            h->top = b + gap; /* the rest after the gap stays the top */
+        }
+    } else {
+        if (c == 0u) {
+            /* The first block of the highest class, if it is large enough. */
+            if (h->levels == 0u) {
+                return NULL;
+            }
+            size_t level = log2_of(h->levels);
+            c = (level << SL_BITS) + log2_of((size_t)*level_bits(h, level));
+        }
+        b = (unsigned char *)(uintptr_t)*head_at(h, c);
+        fsize = head_of(b);
+        gap = align > ALIGN ? gap_for(b, align) : 0u;
+        if (gap + need > fsize) {
+            return NULL;
+        }
+        unlink_free(h, b);
     }
-    unlink_free(&bits, b, fsize);
 #if STOW_CHECK_LEVEL >= 2
-    check_poison(b, fsize, b + gap, b + gap + block, "stow_heap_alloc: free memory was written after free");
+    check_poison(b, fsize, b + gap, b + gap + need, "stow_heap_alloc: free memory was written after free");
 #endif
     size_t flags = 0u;
     if (gap != 0u) {
         /* The gap's predecessor is live (b was free) and its successor is the
          * block carved next: it stands alone. */
-        link_free(h, &bits, b, gap);
+        link_free(h, b, gap);
         stow__poison(b + HEADER, gap - HEADER);
         b += gap;
         fsize -= gap;
         flags = PREV_FREE;
     }
-    void *p = carve(h, &bits, b, fsize, block, align, flags);
-    h->classes_used = bits;
-#if STOW_CHECK_LEVEL >= 2
-    set_canary(b, size);
-#endif
+    unsigned char *p = carve(h, b, fsize, need, flags);
+    if (align > ALIGN) {
+        /* Its alignment in its last word, for realloc. */
+        set_head(b, head_of(b) | ALIGNED);
+        *W(b + size_of(head_of(b)) - WORD) = align;
+    }
     return p;
+}
+
+/* A slot of class k from a page taken now (its first slot; the next one is
+ * marked never handed out), which heads class k's list (empty until now); NULL
+ * when no page can be had. */
+static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
+{
+    unsigned char *page = take_page(h);
+    if (page == NULL) {
+        return NULL;
+    }
+    size_t size = slot_bytes(k);
+    page_t *m = P(page);
+    m->free = (uint16_t)(META + size);
+    m->used = 1u;
+    m->cls = (uint8_t)k;
+    m->next = 0u;
+    m->prev = 0u;
+    *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
+    h->avail[k] = page;
+    h->used += size;
+    MARK_LIVE(h, page + META);
+    stow__acquire(page + META, size);
+    return page + META;
+}
+
+/* A slot for size bytes (at most SMALL_MAX) in a default heap, or NULL (not
+ * counted) when no page has one and none can be had. */
+static FN inline void *take_slot(stow_heap_t *h, size_t size)
+{
+    size_t k = slot_class(size);
+    unsigned char *page = h->avail[k];
+    return page != NULL ? pop_slot(h, page, k) : slot_on_new_page(h, k);
+}
+
+/* size bytes at alignment align (ALIGN or more) by the heap's policy, laying
+ * the storage out on first use; NULL (not counted) when there is no room. */
+static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
+{
+    if (h->region.first == NULL && !lay_out(h)) {
+        return NULL;
+    }
+    if (size > h->max_size) {
+        return NULL;
+    }
+    void *p = NULL;
+    if (size <= SMALL_MAX && align == ALIGN && h->bounded == 0u) {
+        p = take_slot(h, size);
+    }
+    if (p == NULL) {
+        p = take_block(h, size, align);
+    }
+    return fresh(h, p, size);
+}
+
+/* ---- the calls --------------------------------------------------------------------------------- */
+
+#if STOW_HEAP_TRACE
+#define TRACE(h, op, block, size, old, arg)                                      \
+    do {                                                                         \
+        if ((h)->trace != NULL) {                                                \
+            (h)->trace((h)->trace_ctx, (op), (block), (size), (old), (arg));     \
+        }                                                                        \
+    } while (0)
+#else
+#define TRACE(h, op, block, size, old, arg) ((void)0)
+#endif
+
+static FN inline void *alloc(stow_heap_t *h, size_t size)
+{
+#if FAST_PATHS
+    /* The fast paths, inline (a build for size, -Os, goes to take() directly):
+     * a slot from a page that has one, or a block by good fit. fast_max is 0
+     * until the storage is laid out and for a bounded heap, whose every
+     * request goes to take(). */
+    if (size <= SMALL_MAX) {
+        size_t k = slot_class(size);
+        unsigned char *page = h->avail[k];
+        if (page != NULL) {
+            return pop_slot(h, page, k);
+        }
+        if (h->fast_max != 0u) {
+            void *p = slot_on_new_page(h, k);
+            if (p != NULL) {
+                return p;
+            }
+        }
+    } else if (size <= h->fast_max) {
+        size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
+        size_t c = class_of(need);
+        unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
+        if (b == NULL || head_of(b) < need) {
+            c = search_from(h, c + 1u);
+            if (c == 0u) {
+                /* The top, when no class has a block. */
+                b = h->top;
+                if (b == NULL || (size_t)(h->region.limit - b) < need) {
+                    goto slow;
+                }
+                return carve(h, b, (size_t)(h->region.limit - b), need, 0u);
+            }
+            b = (unsigned char *)(uintptr_t)*head_at(h, c);
+        }
+        return carve_first(h, b, c, need);
+    }
+slow:
+#endif
+    {
+        void *p = take(h, size, ALIGN);
+        return p != NULL ? p : refuse(h, size);
+    }
 }
 
 FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_alloc: heap is NULL", NULL);
-#if STOW_CHECK_LEVEL < 2 && !defined(__OPTIMIZE_SIZE__)
-    /* take()'s decisions for the default alignment, inline (a build for size,
-     * -Os, goes to take() directly). max_size is 0 until the storage is laid
-     * out, so the first call finds nothing here and goes to take(), which lays
-     * it out; so does every request too large. */
-    if (size <= h->max_size) {
-        size_t bits = h->classes_used;
-        size_t z = block_zeros(size + HEADER);
-        size_t above = bits << (BITS - z);
-        unsigned char *b;
-        size_t block;
-        if (above != 0u) {
-            b = block_of(h->classes[z - 1u - clz_of(above)].next);
-            block = (size_t)1u << (BITS - z);
-        } else {
-            /* The exact size, from the first block of class z: the sizes just
-             * below the power of two (none fits when the exact size is it). */
-            if (((bits >> z) & 1u) == 0u) {
-                return h->first != NULL ? refuse(h) : take(h, size, ALIGN);
-            }
-            b = block_of(h->classes[z].next);
-            /* exact_block(size) without its floor: class z is not empty, so
-             * 2^(BITS - z) > MIN_BLOCK, and size + HEADER is above half that. */
-            block = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
-            if (head_of(b) < block) {
-                return refuse(h);
-            }
-        }
-        size_t fsize = head_of(b);
-        unlink_free(&bits, b, fsize);
-        void *p = carve(h, &bits, b, fsize, block, ALIGN, 0u);
-        h->classes_used = bits;
-        return p;
-    }
-#endif
-    return take(h, size, ALIGN);
+    void *p = alloc(h, size);
+    TRACE(h, 'm', p, size, NULL, 0u);
+    return p;
 }
 
 FN void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
@@ -615,24 +1314,30 @@ FN void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align)
     STOW__CHECK(h != NULL, "stow_heap_alloc_aligned: heap is NULL", NULL);
     STOW__CHECK(align == 0u || stow__is_pow2(align),
                 "stow_heap_alloc_aligned: alignment is not a power of two", NULL);
-    return take(h, size, align > ALIGN ? align : ALIGN);
+    void *p = take(h, size, align > ALIGN ? align : ALIGN);
+    if (p == NULL) {
+        p = refuse(h, size);
+    }
+    TRACE(h, 'a', p, size, NULL, align);
+    return p;
 }
 
 FN void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_calloc: heap is NULL", NULL);
     size_t total;
+    unsigned char *p = NULL;
 #if defined(__GNUC__)
-    if (__builtin_mul_overflow(n, size, &total)) {
-        return refuse(h);
-    }
+    bool overflow = __builtin_mul_overflow(n, size, &total);
 #else
-    if (size != 0u && n > SIZE_MAX / size) {
-        return refuse(h);
-    }
+    bool overflow = size != 0u && n > SIZE_MAX / size;
     total = n * size;
 #endif
-    unsigned char *p = (unsigned char *)take(h, total, ALIGN);
+    if (overflow) {
+        total = SIZE_MAX;
+    } else {
+        p = (unsigned char *)take(h, total, ALIGN);
+    }
     if (p != NULL) {
         /* A word at a time (payloads are word-aligned), then the last bytes:
          * not past total, where level 2 keeps its canary. */
@@ -641,20 +1346,32 @@ FN void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size)
             stow__zero_words(p, words);
         }
         stow__fill(p + words, 0u, total - words);
+    } else {
+        (void)refuse(h, total);
     }
+    TRACE(h, 'c', p, total, NULL, n);
     return p;
 }
 
 /* ---- free, realloc, usable size ------------------------------------------------------------------ */
 
 #if STOW_CHECK_LEVEL >= 2
-static FN void check_canary(unsigned char *b, const char *what)
+static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *what)
 {
-    if (!canary_intact(b)) {
+    if (!canary_intact(p, p + room_of(h, p))) {
         STOW__REPORT(what);
     }
 }
 #endif
+
+static FN inline void release(stow_heap_t *h, void *p)
+{
+    if (is_slot(h, p)) {
+        free_slot(h, (unsigned char *)p);
+    } else {
+        free_block(h, (unsigned char *)p - HEADER);
+    }
+}
 
 FN void stow_heap_free(stow_heap_t *h, void *p)
 {
@@ -664,89 +1381,158 @@ FN void stow_heap_free(stow_heap_t *h, void *p)
     }
     STOW__CHECK_VOID(is_live(h, p), "stow_heap_free: not a live block of this heap (outside, "
                                     "interior, misaligned or freed already)");
-    unsigned char *b = (unsigned char *)p - HEADER;
 #if STOW_CHECK_LEVEL >= 2
-    check_canary(b, "stow_heap_free: write past the end of the block");
+    check_canary(h, (unsigned char *)p, "stow_heap_free: write past the end of the block");
 #endif
-    free_block(h, b);
+    release(h, p);
+    TRACE(h, 'f', p, 0u, NULL, 0u);
+}
+
+/* The bytes of p's slot or block the caller may have written: its usable size
+ * (at level 2 the requested size). */
+static FN inline size_t written_of(const stow_heap_t *h, void *p)
+{
+#if STOW_CHECK_LEVEL >= 2
+    return requested_at((unsigned char *)p + room_of(h, p));
+#else
+    return room_of(h, p);
+#endif
+}
+
+/* p's contents, up to size bytes, go to q (a new slot or block), and p is
+ * freed. */
+static FN void *relocate(stow_heap_t *h, void *p, unsigned char *q, size_t size)
+{
+    size_t keep = written_of(h, p);
+    size_t n = keep < size ? keep : size;
+    unsigned char *d = q;
+    const unsigned char *s = (const unsigned char *)p;
+    /* Both payloads are word-aligned: four words at a time (one LDM and one
+     * STM on ARM), then the last words, then the last bytes. */
+    size_t words = n & ~(size_t)3u;
+    for (; words >= 16u; words -= 16u) {
+        STOW__COPY_4_WORDS((stow__word_t *)(void *)d, (const stow__word_t *)(const void *)s);
+        d += 16;
+        s += 16;
+        STOW__OPAQUE(d);
+    }
+    if (words != 0u) {
+        stow__copy_words(d, s, words);
+    }
+    stow__copy(d + words, s + words, n & 3u);
+    release(h, p);
+    return q;
+}
+
+/* Moves p to a new slot or block for size bytes at alignment align; NULL (not
+ * counted) when there is no room, p untouched. */
+static FN void *move(stow_heap_t *h, void *p, size_t size, size_t align)
+{
+    unsigned char *q = (unsigned char *)take(h, size, align);
+    return q != NULL ? relocate(h, p, q, size) : NULL;
+}
+
+/* Block b of cur bytes keeps keep bytes (ALIGN multiple, at least MIN_BLOCK):
+ * the rest goes back as a free block when it can stand as one. */
+static FN void shrink_block(stow_heap_t *h, unsigned char *b, size_t head, size_t keep)
+{
+    size_t cur = size_of(head);
+    if (cur - keep >= MIN_BLOCK) {
+        set_head(b, keep | (head & FLAGS));
+        lower_used(h, cur - keep);
+#if STOW_CHECK_LEVEL >= 2
+        stow__fill(b + keep, STOW__POISON, cur - keep);
+#endif
+        release_forward(h, b + keep, cur - keep);
+    }
+}
+
+static FN void *resize(stow_heap_t *h, void *p, size_t size)
+{
+    if (size > h->max_size) {
+        return NULL;
+    }
+    unsigned char *q = (unsigned char *)p;
+    if (is_slot(h, p)) {
+        /* A slot stays while the size fits it, else moves. */
+        if (size + TAIL <= slot_bytes(P(page_of(h, q))->cls)) {
+            return p;
+        }
+        return move(h, p, size, ALIGN);
+    }
+    unsigned char *b = q - HEADER;
+    size_t head = head_of(b);
+    size_t cur = size_of(head);
+    if ((head & ALIGNED) != 0u) {
+        /* An aligned block stays while it is large enough, else moves. */
+        size_t align = *W(b + cur - WORD);
+        if (size + TAIL <= cur - HEADER - WORD) {
+            return p;
+        }
+        return move(h, p, size, align);
+    }
+    size_t exact = exact_block(size);
+    if (h->bounded != 0u) {
+        /* The block stays when size takes the same power of two; else it
+         * moves (a shrink stays when it cannot). */
+        size_t pow = (size_t)1u << (log2_of(exact - 1u) + 1u);
+        if (pow == cur) {
+            return p;
+        }
+        void *moved = move(h, p, size, ALIGN);
+        if (moved != NULL || exact > cur) {
+            return moved;
+        }
+        shrink_block(h, b, head, exact);
+        return p;
+    }
+    if (exact <= cur) {
+        shrink_block(h, b, head, exact);
+        return p;
+    }
+    unsigned char *next = b + cur;
+    size_t next_head = head_of(next);
+    if ((next_head & USED) == 0u && cur + next_head >= exact) {
+        /* Grow into the next block: b and next are one free-standing block
+         * whose predecessor is whatever b's was (the top, when next was). */
+        if (next == h->top) {
+            h->top = b;
+        } else {
+            unlink_free(h, next);
+        }
+#if STOW_CHECK_LEVEL >= 2
+        check_poison(next, next_head, next, b + exact, "stow_heap_realloc: free memory was written after free");
+        stow__fill(next, STOW__POISON, 3u * WORD);
+#endif
+        lower_used(h, cur);
+        MARK_GONE(h, q);
+        (void)carve(h, b, cur + next_head, exact, head & PREV_FREE);
+        return p;
+    }
+    return move(h, p, size, ALIGN);
 }
 
 FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
 {
     STOW__CHECK(h != NULL, "stow_heap_realloc: heap is NULL", NULL);
     if (p == NULL) {
-        return stow_heap_alloc(h, size);
+        void *q = alloc(h, size);
+        TRACE(h, 'm', q, size, NULL, 0u);
+        return q;
     }
     STOW__CHECK(is_live(h, p), "stow_heap_realloc: not a live block of this heap (outside, "
                                "interior, misaligned or freed already)",
                 NULL);
-    unsigned char *b = (unsigned char *)p - HEADER;
 #if STOW_CHECK_LEVEL >= 2
-    check_canary(b, "stow_heap_realloc: write past the end of the block");
+    check_canary(h, (unsigned char *)p, "stow_heap_realloc: write past the end of the block");
 #endif
-    if (size > h->max_size) {
-        return refuse(h);
-    }
-    size_t head = head_of(b);
-    size_t cur = size_of(head);
-    size_t exact = exact_block(size);
-    size_t block = (size_t)1u << (BITS - block_zeros(exact));
-    size_t bits = h->classes_used;
-    if (exact <= cur) {
-        /* Shrink (or stay): keep the power of two if it fits, give back the rest. */
-        size_t keep = block <= cur ? block : exact;
-        if (cur - keep >= MIN_BLOCK) {
-            set_head(b, keep | (head & FLAGS));
-            h->used = lower_used(h, cur - keep);
-#if STOW_CHECK_LEVEL >= 2
-            stow__fill(b + keep, STOW__POISON, cur - keep);
-#endif
-            release_forward(h, &bits, b + keep, cur - keep);
-            h->classes_used = bits;
-        }
-#if STOW_CHECK_LEVEL >= 2
-        set_canary(b, size);
-#endif
-        return p;
-    }
-    unsigned char *next = b + cur;
-    size_t next_head = head_of(next);
-    if ((next_head & USED) == 0u && cur + next_head >= exact) {
-        /* Grow into the next block. */
-        size_t total = cur + next_head;
-        size_t keep = block <= total ? block : exact;
-        unlink_free(&bits, next, next_head);
-#if STOW_CHECK_LEVEL >= 2
-        check_poison(next, next_head, next, b + keep, "stow_heap_realloc: free memory was written after free");
-        stow__fill(next, STOW__POISON, 3u * WORD);
-#endif
-        /* b and next are now one free-standing block whose predecessor is
-         * whatever b's was: carve it like a block taken from a class. */
-        h->used = lower_used(h, cur);
-        (void)carve(h, &bits, b, total, keep, align_of(b), head & PREV_FREE);
-        h->classes_used = bits;
-#if STOW_CHECK_LEVEL >= 2
-        set_canary(b, size);
-#endif
-        return p;
-    }
-    /* Move. */
-#if STOW_CHECK_LEVEL >= 2
-    size_t keep_bytes = requested_of(b);
-#else
-    size_t keep_bytes = cur - HEADER;
-#endif
-    unsigned char *q = (unsigned char *)take(h, size, align_of(b));
+    void *q = resize(h, p, size);
     if (q == NULL) {
-        return NULL;
+        q = refuse(h, size);
+    } else if (q == p) {
+        (void)fresh(h, q, size);
     }
-    size_t n = keep_bytes < size ? keep_bytes : size;
-    size_t words = n & ~(size_t)3u; /* both payloads are word-aligned */
-    if (words != 0u) {
-        stow__copy_words(q, p, words);
-    }
-    stow__copy(q + words, (unsigned char *)p + words, n - words);
-    free_block(h, b);
+    TRACE(h, 'r', q, size, p, 0u);
     return q;
 }
 
@@ -756,12 +1542,12 @@ FN size_t stow_heap_usable_size(const stow_heap_t *h, const void *p)
     STOW__CHECK(is_live(h, p), "stow_heap_usable_size: not a live block of this heap (outside, "
                                "interior, misaligned or freed already)",
                 0u);
-    (void)h;
-    unsigned char *b = (unsigned char *)(uintptr_t)p - HEADER;
+    size_t room = room_of(h, p);
 #if STOW_CHECK_LEVEL >= 2
-    return requested_of(b);
+    size_t asked = requested_at((unsigned char *)(uintptr_t)p + room);
+    return asked <= room - WORD ? asked : room - WORD;
 #else
-    return size_of(head_of(b)) - HEADER;
+    return room;
 #endif
 }
 
@@ -806,38 +1592,113 @@ void *stow_heap_realloc_isr(stow_heap_t *h, void *p, size_t size)
     return q;
 }
 
-/* ---- init, stats, check ------------------------------------------------------------------------ */
+/* ---- init, regions, hooks ------------------------------------------------------------------------ */
 
-FN bool stow_heap_init(stow_heap_t *h, void *buf, size_t size)
+static FN bool init(stow_heap_t *h, void *buf, size_t size, uint32_t bounded)
 {
-    STOW__CHECK(h != NULL, "stow_heap_init: heap is NULL", false);
     struct layout l;
     /* Below STOW_HEAP_MIN_BYTES is refused as documented, even where one
      * minimum block would still fit. */
     if (buf == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_BYTES ||
-        !layout_of((unsigned char *)buf, size, &l)) {
+        !layout_of((unsigned char *)buf, (unsigned char *)buf + size, &l)) {
         return false;
     }
     h->buf = (unsigned char *)buf;
     h->size = size;
     h->config = NULL;
+    h->bounded = bounded;
     h->lock = 0u;
     h->fails = 0u;
     h->peak = 0u;
+    h->failed = NULL;
+#if STOW_HEAP_TRACE
+    h->trace = NULL;
+    h->trace_ctx = NULL;
+#endif
     (void)lay_out(h); /* cannot fail: layout_of() just succeeded */
     return true;
 }
+
+FN bool stow_heap_init(stow_heap_t *h, void *buf, size_t size)
+{
+    STOW__CHECK(h != NULL, "stow_heap_init: heap is NULL", false);
+    return init(h, buf, size, 0u);
+}
+
+FN bool stow_heap_init_bounded(stow_heap_t *h, void *buf, size_t size)
+{
+    STOW__CHECK(h != NULL, "stow_heap_init_bounded: heap is NULL", false);
+    return init(h, buf, size, 1u);
+}
+
+static bool overlaps(uintptr_t lo, uintptr_t hi, const void *start, const void *end)
+{
+    return lo < (uintptr_t)end && (uintptr_t)start < hi;
+}
+
+FN bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size)
+{
+    STOW__CHECK(h != NULL, "stow_heap_add_region: heap is NULL", false);
+    unsigned char *start = (unsigned char *)buf;
+    struct layout l;
+    size_t lead = (sizeof(region_t) + WORD + ALIGN - 1u) & ~(ALIGN - 1u); /* the first payload */
+    if (start == NULL || !stow__is_aligned(buf, ALIGN) || (uint64_t)size < STOW_HEAP_MIN_REGION_BYTES ||
+        (uintptr_t)start + size < (uintptr_t)start || !layout_of(start + lead - ALIGN, start + size, &l)) {
+        return false;
+    }
+    uintptr_t lo = (uintptr_t)start;
+    uintptr_t hi = lo + size;
+    if (overlaps(lo, hi, h, h + 1) || overlaps(lo, hi, h->buf, h->buf + h->size)) {
+        return false;
+    }
+    for (const region_t *r = h->region.first != NULL ? h->region.next : NULL; r != NULL; r = r->next) {
+        if (overlaps(lo, hi, r, r->end)) {
+            return false;
+        }
+    }
+    if (h->region.first == NULL && !lay_out(h)) {
+        return false;
+    }
+    region_t *r = (region_t *)(void *)start;
+    stow__unpoison(r, sizeof *r);
+    lay_region(h, r, &l, start + size);
+    r->next = h->region.next;
+    h->region.next = r;
+    return true;
+}
+
+FN void stow_heap_set_failed_hook(stow_heap_t *h, stow_heap_failed_fn *fn)
+{
+    STOW__CHECK_VOID(h != NULL, "stow_heap_set_failed_hook: heap is NULL");
+    h->failed = fn;
+}
+
+#if STOW_HEAP_TRACE
+FN void stow_heap_set_trace(stow_heap_t *h, stow_heap_trace_fn *fn, void *ctx)
+{
+    STOW__CHECK_VOID(h != NULL, "stow_heap_set_trace: heap is NULL");
+    h->trace = fn;
+    h->trace_ctx = ctx;
+}
+#endif
+
+/* ---- stats, largest free, check -------------------------------------------------------------------- */
+
+/* A region's capacity: its blocks and pages, less the word that ends them. */
+static FN size_t capacity_of(const region_t *r) { return (size_t)(r->top - r->first) - WORD; }
 
 FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
 {
     STOW__CHECK_VOID(h != NULL && out != NULL, "stow_heap_stats: heap or out is NULL");
     size_t capacity = 0u;
-    if (h->first != NULL) {
-        capacity = (size_t)(h->limit - h->first);
+    if (h->region.first != NULL) {
+        for (const region_t *r = &h->region; r != NULL; r = r->next) {
+            capacity += capacity_of(r);
+        }
     } else {
         struct layout l;
-        if (layout_of(h->buf, h->size, &l)) {
-            capacity = (size_t)(l.limit - l.first);
+        if (layout_of(h->buf, h->buf + h->size, &l)) {
+            capacity = (size_t)(l.top - l.first) - WORD;
         }
     }
     out->capacity = capacity;
@@ -846,87 +1707,133 @@ FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
     out->fails = h->fails;
 }
 
+/* The size of the first block of the highest non-empty class, or 0. */
+static FN size_t largest_block(const stow_heap_t *h)
+{
+    if (h->levels == 0u) {
+        return 0u;
+    }
+    stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only: the helpers take a mutable heap */
+    size_t level = log2_of(h->levels);
+    size_t c = (level << SL_BITS) + log2_of((size_t)*level_bits(m, level));
+    return head_of((unsigned char *)(uintptr_t)*head_at(m, c));
+}
+
+/* The size of the top, or of the last block of region 0 when that is free. */
+static FN size_t top_size(const stow_heap_t *h)
+{
+    unsigned char *limit = h->region.limit;
+    return (head_of(limit) & PREV_FREE) != 0u ? *W(limit - WORD) : 0u;
+}
+
+/* Whether a page for slots can be had now. */
+static FN bool page_available(const stow_heap_t *h)
+{
+    size_t t = top_size(h);
+    return h->spare != NULL ||
+           (page_number(h, h->zone_lo) < MAX_PAGES && (t == PAGE || t >= PAGE + MIN_BLOCK));
+}
+
 FN size_t stow_heap_largest_free(const stow_heap_t *h)
 {
     STOW__CHECK(h != NULL, "stow_heap_largest_free: heap is NULL", 0u);
-    if (h->first == NULL) {
+    if (h->region.first == NULL) {
         struct layout l;
-        return layout_of(h->buf, h->size, &l) ? (size_t)(l.limit - l.first) - HEADER - TAIL : 0u;
+        return layout_of(h->buf, h->buf + h->size, &l) ? (size_t)(l.top - l.first) - WORD - HEADER - TAIL : 0u;
     }
-    if (h->classes_used == 0u) {
-        return 0u;
+    size_t block = largest_block(h);
+    size_t t = h->top != NULL ? top_size(h) : 0u;
+    block = t > block ? t : block;
+    size_t most = block != 0u ? block - HEADER - TAIL : 0u;
+    if (h->bounded == 0u && most < SMALL_MAX && page_available(h)) {
+        most = SMALL_MAX;
     }
-    node_t *n = h->classes[lowest_bit(h->classes_used)].next;
-    return head_of(block_of(n)) - HEADER - TAIL;
+    return most;
 }
 
-/* One size class's list: a proper circle of free blocks of that class inside
- * the heap, each linked both ways. Counts them into *count. */
-static FN bool class_ok(const stow_heap_t *h, size_t c, size_t *count)
+/* What check() counts while it walks. */
+struct tally {
+    size_t free_blocks; /* met in the walk */
+    size_t listed;      /* met in the class lists */
+    size_t used;        /* bytes of live slots and blocks */
+    size_t live;        /* live slots and blocks */
+    size_t avail[STOW__HEAP_SLOT_CLASSES + 1u]; /* pages with a free slot, per class; then spare pages */
+};
+
+/* True when b (a link not yet known good) is the start of a block in one of
+ * h's rows. No pointer arithmetic on it until then. */
+static FN bool in_rows(const stow_heap_t *h, uintptr_t b)
 {
-    const node_t *head = &h->classes[c];
-    const node_t *prev = head;
+    if (((b + WORD) & (ALIGN - 1u)) != 0u) {
+        return false;
+    }
+    for (const region_t *r = &h->region; r != NULL; r = r->next) {
+        if (b >= (uintptr_t)r->first && b < (uintptr_t)r->limit) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One class's list: free blocks of that class in h's rows, each linked back to
+ * the word that points to it; its bit set exactly when it is not empty. */
+static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tally *t)
+{
+    stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only */
+    word_t *pprev = head_at(m, c);
     size_t n = 0;
-    size_t most = (size_t)(h->limit - h->first) / MIN_BLOCK;
-    /* A link is followed only once it is known to point into the heap: each node
-     * is tested before it is read, and its prev must be the node before it. */
-    for (const node_t *x = head->next; x != head; prev = x, x = x->next) {
-        uintptr_t at = (uintptr_t)x; /* no pointer arithmetic on a link not yet known good */
-        if (at < (uintptr_t)h->first + WORD || at >= (uintptr_t)h->limit + WORD ||
-            ((at - WORD + HEADER) & (ALIGN - 1u)) != 0u || x->prev != prev || n++ > most) {
+    for (uintptr_t x = *pprev; x != 0u; x = W((unsigned char *)x)[1]) {
+        if (!in_rows(h, x) || n++ > most) {
             return false;
         }
-        unsigned char *b = block_of((node_t *)(uintptr_t)x);
-        size_t head_word = head_of(b);
-        if ((head_word & FLAGS) != 0u || head_word < MIN_BLOCK || class_of(head_word) != c) {
+        unsigned char *b = (unsigned char *)x;
+        size_t head = head_of(b);
+        if ((head & FLAGS) != 0u || head < MIN_BLOCK || class_of(head) != c || W(b)[2] != (uintptr_t)pprev) {
             return false;
         }
+        pprev = &W(b)[1];
     }
-    if ((n != 0u) != (((h->classes_used >> c) & 1u) != 0u) || head->prev != prev) {
-        return false;
-    }
-    *count += n;
-    return true;
+    bool bit = (((size_t)*level_bits(m, c >> SL_BITS) >> (c & 7u)) & 1u) != 0u;
+    t->listed += n;
+    return (n != 0u) == bit;
 }
 
-FN bool stow_heap_check(const stow_heap_t *h)
+#if STOW_CHECK_LEVEL >= 1
+static FN size_t bits_in(const region_t *r)
 {
-    STOW__CHECK(h != NULL, "stow_heap_check: heap is NULL", false);
-    if (h->first == NULL) {
-        return h->used == 0u && h->classes_used == 0u;
-    }
-    struct layout l;
-    if (!layout_of(h->buf, h->size, &l) || l.first != h->first || l.limit != h->limit ||
-        h->max_size != (size_t)(h->limit - h->first) - HEADER - TAIL) {
-        return false;
-    }
-    size_t listed = 0;
-    for (size_t c = 0; c < STOW__HEAP_CLASSES; c++) {
-        if (!class_ok(h, c, &listed)) {
-            return false;
+    size_t words = map_bytes(r->first, r->top) / 4u;
+    size_t n = 0;
+    for (size_t w = 0; w < words; w++) {
+        for (uint32_t x = r->starts[w]; x != 0u; x &= x - 1u) {
+            n++;
         }
     }
-    size_t free_blocks = 0;
-    size_t live_blocks = 0;
-    size_t used = 0;
+    return n;
+}
+#endif
+
+/* The blocks of region r tile [first, limit), end with the end word, and
+ * agree with their neighbours; counts into t. */
+static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
+{
     bool prev_free = false;
-    unsigned char *b = h->first;
-    while (b < h->limit) {
+    unsigned char *b = r->first;
+    while (b < r->limit) {
         size_t head = head_of(b);
         size_t size = size_of(head);
         bool is_free = (head & USED) == 0u;
-        if (size < MIN_BLOCK || (size & (ALIGN - 1u)) != 0u || size > (size_t)(h->limit - b) ||
+        if (size < MIN_BLOCK || (size & (ALIGN - 1u)) != 0u || size > (size_t)(r->limit - b) ||
             ((head & PREV_FREE) != 0u) != prev_free || (is_free && prev_free)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 1
-        if (starts_live(h, b) == is_free) {
+        if (bit_at(r, b + HEADER) == is_free) {
             return false;
         }
 #endif
         if (is_free) {
-            free_blocks++;
-            if (*word_at(b + size - WORD) != size) {
+            t->free_blocks++;
+            if (*W(b + size - WORD) != size) {
                 return false;
             }
 #if STOW_CHECK_LEVEL >= 2
@@ -935,46 +1842,231 @@ FN bool stow_heap_check(const stow_heap_t *h)
             }
 #endif
         } else {
-            live_blocks++;
-            used += size;
-            /* A block allocated with more than ALIGN keeps that alignment in word
-             * 1 (for realloc): a power of two its payload meets. */
-            size_t align = word_at(b)[1];
+            t->live++;
+            t->used += size;
+            /* A block allocated with more than ALIGN keeps that alignment in
+             * its last word: a power of two its payload meets. */
+            size_t align = *W(b + size - WORD);
             if ((head & ALIGNED) != 0u &&
-                (align <= ALIGN || !stow__is_pow2(align) || !stow__is_aligned(b + HEADER, align))) {
+                (align <= ALIGN || !stow__is_pow2(align) ||
+                 !stow__is_aligned(b + HEADER, align))) {
                 return false;
             }
 #if STOW_CHECK_LEVEL >= 2
-            if (!canary_intact(b)) {
+            if (!canary_intact(b + HEADER, b + HEADER + room_of(h, b + HEADER))) {
                 return false;
             }
+#else
+            (void)h;
 #endif
         }
         prev_free = is_free;
         b += size;
     }
-    size_t end = head_of(h->limit);
-    if (b != h->limit || size_of(end) != 0u || (end & USED) == 0u || ((end & PREV_FREE) != 0u) != prev_free ||
-        free_blocks != listed || used != h->used) {
+    size_t end = head_of(r->limit);
+    return b == r->limit && size_of(end) == 0u && (end & (USED | ALIGNED)) == USED &&
+           ((end & PREV_FREE) != 0u) == prev_free;
+}
+
+/* One page of slots: its header, its free slots (each once, on its class's
+ * grid, the never-handed-out ones from the VIRGIN mark to the end), its count
+ * of live ones; the live bits and, at level 2, poison and canaries. */
+static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages, struct tally *t)
+{
+    page_t *m = P(page);
+    *pages = 1u;
+    if (m->cls == SPARE) {
+        /* The lowest page of a run of empty ones: the highest says the same
+         * count; all of them poison past their header at level 2. */
+        size_t n = m->free;
+        unsigned char *high = page + (n - 1u) * PAGE;
+        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->cls != SPARE ||
+            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->cls == SPARE)) {
+            return false;
+        }
+#if STOW_CHECK_LEVEL >= 2
+        for (size_t i = 0; i < n; i++) {
+            if (!stow__poison_intact(page + i * PAGE + META, PAGE - META)) {
+                return false;
+            }
+        }
+#endif
+        t->avail[STOW__HEAP_SLOT_CLASSES]++;
+        *pages = n;
+        return true;
+    }
+    if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
         return false;
     }
+    size_t s = slot_bytes(m->cls);
+    size_t count = (PAGE - META) / s;
+    uint64_t is_free = 0u;
+    size_t free_slots = 0;
+    for (size_t at = m->free; at != 0u;) {
+        if (at == VIRGIN) {
+            return false;
+        }
+        size_t i = (at - META) / s;
+        if (at < META || (at - META) % s != 0u || i >= count || ((is_free >> i) & 1u) != 0u) {
+            return false;
+        }
+        is_free |= (uint64_t)1u << i;
+        free_slots++;
+        size_t next = *H(page + at);
+        if (next == VIRGIN) {
+            for (i++; i < count; i++) {
+                is_free |= (uint64_t)1u << i;
+                free_slots++;
+            }
+            next = 0u;
+        }
+        at = next;
+    }
+    if (m->used != count - free_slots || m->used == 0u) {
+        return false;
+    }
+    if (free_slots != 0u) {
+        t->avail[m->cls]++;
+    }
+    for (size_t i = 0; i < count; i++) {
+        unsigned char *p = page + META + i * s;
+        bool live = ((is_free >> i) & 1u) == 0u;
+        (void)p;
 #if STOW_CHECK_LEVEL >= 1
-    /* Every live start has its bit (the walk saw to that); no other bit is set,
-     * in the granules between starts or in the last word's spare bits. */
-    size_t words = ((((size_t)(h->limit - h->first)) >> ALIGN_SHIFT) + 31u) >> 5;
-    size_t bits = 0;
-    for (size_t w = 0; w < words; w++) {
-        for (uint32_t x = h->starts[w]; x != 0u; x &= x - 1u) {
-            bits++;
+        if (bit_at(&h->region, p) != live) {
+            return false;
+        }
+#endif
+        if (live) {
+            t->live++;
+            t->used += s;
+#if STOW_CHECK_LEVEL >= 2
+            if (!canary_intact(p, p + s)) {
+                return false;
+            }
+        } else {
+            /* A free slot: poison past its link; one after a VIRGIN mark, all
+             * of it but that mark. */
+            if (!stow__poison_intact(p + 2u, s - 2u)) {
+                return false;
+            }
+#endif
         }
     }
-    if (bits != live_blocks) {
+#if STOW_CHECK_LEVEL >= 2
+    if (!stow__poison_intact(page + META + count * s, PAGE - META - count * s)) {
+        return false;
+    }
+#endif
+    (void)h;
+    return true;
+}
+
+/* A list of pages (a class's, or the spare one): every page on it of class k,
+ * not full, linked both ways, and as many as the walk of the pages met. */
+static FN bool list_ok(const stow_heap_t *h, unsigned char *head, size_t k, size_t expected)
+{
+    size_t n = 0;
+    size_t pages = page_number(h, h->zone_lo);
+    size_t prev = 0;
+    for (unsigned char *page = head; page != NULL; page = page_at(h, P(page)->next)) {
+        size_t number = page_number(h, page);
+        if (n++ >= pages || number == 0u || number > pages ||
+            ((size_t)(h->region.top - page) & (PAGE - 1u)) != 0u || P(page)->prev != prev ||
+            (k == SPARE ? P(page)->cls != SPARE : (P(page)->cls != k || P(page)->free == 0u)) ||
+            P(page)->next > pages) {
+            return false;
+        }
+        /* a run's lowest page: nothing spare just below, its count at its highest */
+        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->cls == SPARE || P(page)->free == 0u ||
+                           P(page)->free > number || P(page + (P(page)->free - 1u) * PAGE)->free != P(page)->free)) {
+            return false;
+        }
+        prev = number;
+    }
+    return n == expected;
+}
+
+FN bool stow_heap_check(const stow_heap_t *h)
+{
+    STOW__CHECK(h != NULL, "stow_heap_check: heap is NULL", false);
+    if (h->region.first == NULL) {
+        return h->used == 0u && h->levels == 0u;
+    }
+    /* The regions are where their storage says. */
+    struct layout l;
+    size_t most = 0;
+    size_t blocks = 0; /* the most free blocks the rows can hold */
+    for (const region_t *r = &h->region; r != NULL; r = r->next) {
+        unsigned char *start = r == &h->region ? h->buf : (unsigned char *)(uintptr_t)r;
+        size_t lead = r == &h->region ? ALIGN : (sizeof(region_t) + WORD + ALIGN - 1u) & ~(ALIGN - 1u);
+        if (!layout_of(start + lead - ALIGN, r->end, &l) || l.first != r->first || l.top != r->top ||
+            (r != &h->region && r->limit != r->top - WORD)) {
+            return false;
+        }
+        size_t room = capacity_of(r) - HEADER - TAIL;
+        most = room > most ? room : most;
+        blocks += capacity_of(r) / MIN_BLOCK;
+    }
+    if (h->region.end != h->buf + h->size || h->max_size != most ||
+        h->fast_max != (h->bounded != 0u ? 0u : most) || h->zone_lo != h->region.limit + WORD ||
+        h->zone_lo > h->region.top || ((size_t)(h->region.top - h->zone_lo) & (PAGE - 1u)) != 0u ||
+        (h->bounded != 0u && h->zone_lo != h->region.top)) {
+        return false;
+    }
+    struct tally t;
+    stow__fill(&t, 0u, sizeof t); /* not = {0}: that may become a call of memset */
+    for (size_t c = CLASS0; c < CLASS0 + STOW__HEAP_CLASSES; c++) {
+        if (!class_ok(h, c, blocks, &t)) {
+            return false;
+        }
+    }
+    for (size_t level = LEVEL0; level < LEVEL0 + STOW__HEAP_LEVELS; level++) {
+        if ((h->classes[level - LEVEL0] != 0u) != (((h->levels >> level) & 1u) != 0u)) {
+            return false;
+        }
+    }
+    if ((h->levels & ~((((size_t)1u << STOW__HEAP_LEVELS) - 1u) << LEVEL0)) != 0u) {
+        return false;
+    }
+    size_t live_bits = 0;
+    for (const region_t *r = &h->region; r != NULL; r = r->next) {
+        if (!row_ok(h, r, &t)) {
+            return false;
+        }
+#if STOW_CHECK_LEVEL >= 1
+        live_bits += bits_in(r);
+#endif
+    }
+    for (unsigned char *page = h->zone_lo; page < h->region.top;) {
+        size_t pages;
+        if (!page_ok(h, page, &pages, &t)) {
+            return false;
+        }
+        page += pages * PAGE;
+    }
+    for (size_t k = 0; k < STOW__HEAP_SLOT_CLASSES; k++) {
+        if (!list_ok(h, h->avail[k], k, t.avail[k])) {
+            return false;
+        }
+    }
+#if STOW_CHECK_LEVEL >= 1
+    if (live_bits != t.live) {
         return false;
     }
 #else
-    (void)live_blocks;
+    (void)live_bits;
 #endif
-    return true;
+    /* The top, when there is one, is region 0's last block, free, in no class. */
+    if (h->top != NULL &&
+        (h->bounded != 0u || (uintptr_t)h->top < (uintptr_t)h->region.first ||
+         (uintptr_t)h->top >= (uintptr_t)h->region.limit || (head_of(h->region.limit) & PREV_FREE) == 0u ||
+         h->top + *W(h->region.limit - WORD) != h->region.limit)) {
+        return false;
+    }
+    return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&
+           t.free_blocks == t.listed + (h->top != NULL ? 1u : 0u) &&
+           t.used == h->used;
 }
 
 /* The report's view of a heap (stow/report.h). */

@@ -103,13 +103,24 @@ __attribute__((weak)) const char STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW) = 1;
 STOW__LEVELS(STOW__NOTE_LEVEL, "stow_config_")
 STOW__INDEX_BITS(STOW__NOTE_INDEX, "stow_config_")
 STOW__OVERFLOWS(STOW__NOTE_OVERFLOW, "stow_config_")
-/* An init function's link name (config.h, STOW__GUARDED) with one option changed. */
+/* An init function's link name (config.h, STOW__GUARDED) with one option changed.
+ * The heap's init functions spell STOW_HEAP_TRACE too, after the others
+ * (stow/heap.h, STOW__HEAP_GUARDED); heap.c includes no other module's header. */
+#if defined(STOW_HEAP_H)
+#define STOW__LIB_HEAP_TRACE STOW__STR(STOW__HEAP_GUARD_TRACE)
+#define STOW__INIT_TAIL "__" STOW__LIB_HEAP_TRACE
+#else
+#define STOW__INIT_TAIL ""
+#endif
 #define STOW__NOTE_INIT_LEVEL(fn, v)                                                          \
-    STOW__NOTE_AT(fn "__" v "__" STOW__LIB_INDEX "__" STOW__LIB_OVERFLOW, v, STOW__LIB_LEVEL)
+    STOW__NOTE_AT(fn "__" v "__" STOW__LIB_INDEX "__" STOW__LIB_OVERFLOW STOW__INIT_TAIL, v,  \
+                  STOW__LIB_LEVEL)
 #define STOW__NOTE_INIT_INDEX(fn, v)                                                          \
-    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" v "__" STOW__LIB_OVERFLOW, v, STOW__LIB_INDEX)
+    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" v "__" STOW__LIB_OVERFLOW STOW__INIT_TAIL, v,  \
+                  STOW__LIB_INDEX)
 #define STOW__NOTE_INIT_OVERFLOW(fn, v)                                                       \
-    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" STOW__LIB_INDEX "__" v, v, STOW__LIB_OVERFLOW)
+    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" STOW__LIB_INDEX "__" v STOW__INIT_TAIL, v,     \
+                  STOW__LIB_OVERFLOW)
 #define STOW__NOTES_INIT(fn)                                                                  \
     STOW__LEVELS(STOW__NOTE_INIT_LEVEL, fn)                                                   \
     STOW__INDEX_BITS(STOW__NOTE_INIT_INDEX, fn)                                               \
@@ -131,6 +142,16 @@ STOW__NOTES_INIT("stow_packed_init")
 #endif
 #if defined(STOW_HEAP_H)
 STOW__NOTES_INIT("stow_heap_init")
+STOW__NOTES_INIT("stow_heap_init_bounded")
+/* STOW_HEAP_TRACE: a DEFINE's symbol, and the init functions' names. */
+#define STOW__HEAP_TRACES(X, a) X(a, "STOW_HEAP_TRACE_0") X(a, "STOW_HEAP_TRACE_1")
+#define STOW__NOTE_HEAP_TRACE(prefix, v) STOW__NOTE_AT(prefix v, v, STOW__LIB_HEAP_TRACE)
+#define STOW__NOTE_INIT_HEAP_TRACE(fn, v)                                                     \
+    STOW__NOTE_AT(fn "__" STOW__LIB_LEVEL "__" STOW__LIB_INDEX "__" STOW__LIB_OVERFLOW "__" v, \
+                  v, STOW__LIB_HEAP_TRACE)
+STOW__HEAP_TRACES(STOW__NOTE_HEAP_TRACE, "stow_config_")
+STOW__HEAP_TRACES(STOW__NOTE_INIT_HEAP_TRACE, "stow_heap_init")
+STOW__HEAP_TRACES(STOW__NOTE_INIT_HEAP_TRACE, "stow_heap_init_bounded")
 #endif
 #endif
 

@@ -62,6 +62,9 @@ static stow_slotmap_t guarded;
 static stow_packed_t guarded;
 #define USE() \
     (stow_packed_init(&guarded, buf, sizeof buf, sizeof item, 4u, 4u) && stow_packed_push(&guarded))
+#elif defined(GUARD_BOUNDED)
+static stow_heap_t guarded;
+#define USE() (stow_heap_init_bounded(&guarded, buf, sizeof buf) && stow_heap_alloc(&guarded, 8u))
 #else
 static stow_heap_t guarded;
 #define USE() (stow_heap_init(&guarded, buf, sizeof buf) && stow_heap_alloc(&guarded, 8u))

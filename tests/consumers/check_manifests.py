@@ -568,6 +568,8 @@ def cmake_uses_defined_symbols():
                                            r"zephyr_compile_definitions\(STOW_GENERATION_OVERFLOW"
                                            r"=STOW_GEN_RETIRE\)",
         "STOW_ASSERT_TEXT": r"STOW_ASSERT_TEXT=0",
+        "STOW_MULTICORE": r"CONFIG_STOW_MULTICORE\)\s*\n\s*zephyr_compile_definitions\(STOW_MULTICORE=1\)",
+        "STOW_HEAP_TRACE": r"CONFIG_STOW_HEAP_TRACE\)\s*\n\s*zephyr_compile_definitions\(STOW_HEAP_TRACE=1\)",
         "STOW_REGISTRY": r"STOW_REGISTRY=0",
         "STOW_SECTIONS": r"STOW_SECTIONS=0",
         "STOW_DEFAULT_ALIGN": r"STOW_DEFAULT_ALIGN=\$\{CONFIG_STOW_DEFAULT_ALIGN\}",

@@ -87,12 +87,16 @@ void test_trace_free(void *p, size_t size)
 /* ---- the heap's storage, as this build configured it ------------------------ */
 
 #if STOW_FREERTOS_HEAP_REGIONS == 1
-#define HEAP_MODE "a region (vPortDefineHeapRegions)"
+#define HEAP_MODE "two regions (vPortDefineHeapRegions)"
 static uint8_t region[configTOTAL_HEAP_SIZE + 5u] __attribute__((aligned(8)));
 /* Three bytes in, so that heap_stow.c has the start to round up. */
 #define STORAGE (region + 3u)
 #define STORAGE_KNOWN 1
 #define STORAGE_BYTES ((size_t)configTOTAL_HEAP_SIZE)
+/* A second bank, as heap_5 users give one (DTCM, SRAM2...). */
+static uint8_t region2[2048] __attribute__((aligned(8)));
+#define ALL_BYTES (STORAGE_BYTES + sizeof region2)
+#define REGIONS {{STORAGE, STORAGE_BYTES}, {region2, sizeof region2}, {NULL, 0u}}
 #elif configAPPLICATION_ALLOCATED_HEAP == 1
 #define HEAP_MODE "the application's ucHeap (configAPPLICATION_ALLOCATED_HEAP)"
 uint8_t ucHeap[configTOTAL_HEAP_SIZE];
@@ -104,6 +108,10 @@ uint8_t ucHeap[configTOTAL_HEAP_SIZE];
 #define STORAGE NULL /* heap_stow.c's own, static there */
 #define STORAGE_KNOWN 0
 #define STORAGE_BYTES ((size_t)configTOTAL_HEAP_SIZE)
+#endif
+
+#ifndef ALL_BYTES
+#define ALL_BYTES STORAGE_BYTES
 #endif
 
 static HeapStats_t heap_stats(void)
@@ -151,8 +159,8 @@ TEST(heap_is_laid_out_in_its_storage)
     stow_stats_t s = stow_stats();
     CHECK_EQ(xPortGetFreeHeapSize(), s.capacity - s.used);
     CHECK_EQ(xPortGetMinimumEverFreeHeapSize(), s.capacity - s.peak);
-    CHECK_LE(s.capacity, STORAGE_BYTES);
-    CHECK_LE(STORAGE_BYTES - s.capacity, STORAGE_BYTES / 16u); /* the heap's own words only */
+    CHECK_LE(s.capacity, ALL_BYTES);
+    CHECK_LE(ALL_BYTES - s.capacity, ALL_BYTES / 16u); /* the heap's own words only */
     uint8_t *p = pvPortMalloc(1u);
     CHECK_NOT_NULL(p);
 #if STORAGE_KNOWN
@@ -344,10 +352,37 @@ TEST(heap_regions_are_defined_once)
     size_t free0 = xPortGetFreeHeapSize();
     uint32_t asserts = config_asserts;
     expecting_assert = true;
-    vPortDefineHeapRegions(again); /* after use, and a second region: both refused */
+    vPortDefineHeapRegions(again); /* after use: refused, and more is not added */
     expecting_assert = false;
-    CHECK_EQ(config_asserts, asserts + 2u);
+    CHECK_EQ(config_asserts, asserts + 1u);
     CHECK_EQ(xPortGetFreeHeapSize(), free0);
+}
+
+/* Both regions serve requests: blocks of 100 bytes are taken until none is left
+ * (the kernel's objects may hold parts of either region); some of them lie in
+ * the second region, each lies wholly in one region, and after all go back the
+ * free size is what it was. */
+TEST(heap_regions_both_serve)
+{
+    static uint8_t *held[ALL_BYTES / 100u + 1u];
+    size_t n = 0u, in_second = 0u, free0 = xPortGetFreeHeapSize();
+    while (n < sizeof held / sizeof held[0]) {
+        uint8_t *p = pvPortMalloc(100u);
+        if (p == NULL) {
+            break;
+        }
+        held[n++] = p;
+        bool second = (uintptr_t)p >= (uintptr_t)region2 && (uintptr_t)p + 100u <= (uintptr_t)region2 + sizeof region2;
+        CHECK(second || ((uintptr_t)p >= (uintptr_t)STORAGE && (uintptr_t)p + 100u <= (uintptr_t)STORAGE + STORAGE_BYTES));
+        in_second += second ? 1u : 0u;
+    }
+    CHECK_LT(n, sizeof held / sizeof held[0]); /* the heap ran out first */
+    CHECK_LT(0u, in_second);
+    while (n > 0u) {
+        vPortFree(held[--n]);
+    }
+    CHECK_EQ(xPortGetFreeHeapSize(), free0);
+    CHECK_TRUE(heap_check());
 }
 #endif
 
@@ -749,6 +784,7 @@ static void test_task(void *param)
     RUN(report_lists_the_freertos_heap);
 #if STOW_FREERTOS_HEAP_REGIONS == 1
     RUN(heap_regions_are_defined_once);
+    RUN(heap_regions_both_serve);
 #endif
 #if STOW_CHECK_LEVEL >= 1
     RUN(heap_bad_free_reaches_configASSERT);
@@ -765,7 +801,7 @@ TEST(heap_reset_state_forgets_everything)
     CHECK_LT(xPortGetFreeHeapSize(), empty);
     vPortHeapResetState();
 #if STOW_FREERTOS_HEAP_REGIONS == 1
-    const HeapRegion_t regions[] = {{STORAGE, STORAGE_BYTES}, {NULL, 0u}};
+    const HeapRegion_t regions[] = REGIONS;
     vPortDefineHeapRegions(regions);
 #endif
     CHECK_EQ(xPortGetFreeHeapSize(), empty);
@@ -784,10 +820,11 @@ int main(void)
     stow_test_print(", check level ");
     stow_test_print_u(STOW_CHECK_LEVEL);
     stow_test_print(", heap in " HEAP_MODE);
+    stow_test_print(STOW_FREERTOS_HEAP_BOUNDED == 1 ? ", bounded" : ", default policy");
     stow_test_print(STOW_FREERTOS_HEAP_CRITICAL == 1 ? ", locked by a critical section\n"
                                                      : ", locked by suspending the scheduler\n");
 #if STOW_FREERTOS_HEAP_REGIONS == 1
-    const HeapRegion_t regions[] = {{STORAGE, STORAGE_BYTES}, {NULL, 0u}};
+    const HeapRegion_t regions[] = REGIONS;
     vPortDefineHeapRegions(regions);
 #endif
     RUN(heap_is_laid_out_in_its_storage);

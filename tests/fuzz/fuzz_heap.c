@@ -1,53 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_heap.c - stow_heap_* against a model of its documented behaviour: the
- * live blocks, each with its requested size, the alignment it was asked with,
- * its usable size and a tag whose pattern fills its usable bytes; the fails,
- * the peak (exactly at level 1, where used is the sum of the live blocks'
- * usable sizes and headers) and the largest free size of the empty heap. See
- * fuzz.h.
+ * live slots and blocks, each with its requested size, the alignment it was
+ * asked with, its usable size, what stats() counts for it (its slot, or its
+ * block, read from the heap's own words as lib/src/heap.c lays them out) and a
+ * tag whose pattern fills its usable bytes; the fails, the peak and the
+ * largest free size of the empty heap. See fuzz.h.
  *
- * Where a block goes is not predicted; what is checked of every block handed
- * out: not NULL when the model says the request must succeed, aligned as asked,
- * inside the heap's storage, clear of every other live block (header
- * included), usable_size >= size (== at level 2), calloc's bytes zero, and its
- * contents read back before every free and realloc and after every call.
- * Whether a request succeeds is predicted from stow_heap_largest_free() taken
- * just before it, as the header documents:
+ * Where a slot or block goes is not predicted; what is checked of every one
+ * handed out: not NULL when the model says the request must succeed, aligned
+ * as asked, inside one of the heap's regions, clear of every other live one,
+ * usable_size >= size (== at level 2), calloc's bytes zero, and its contents
+ * read back before every free and realloc and after every call. Whether a
+ * request succeeds is predicted from stow_heap_largest_free() taken just
+ * before it, as the header documents:
  *   - alloc, calloc, realloc(NULL, n) and aligned alloc at the default
- *     alignment: exactly the sizes up to largest_free succeed (none when it
- *     is 0);
+ *     alignment: the sizes up to largest_free succeed; a larger one fails,
+ *     but in a default heap one of up to STOW_HEAP_SMALL_MAX bytes may still
+ *     find a free slot (none when largest_free is 0 in a bounded heap);
  *   - aligned alloc above STOW_HEAP_ALIGN: refused when size > largest_free or
- *     the alignment exceeds the heap; sure to succeed when a power-of-two block
- *     of size + align + STOW_HEAP_MIN_BLOCK (plus header and tail) fits in the
- *     largest free block ("a block that is sure to hold an aligned payload");
- *     in between either answer is allowed;
+ *     the alignment exceeds the heap; sure to succeed when twice what it needs
+ *     with the worst front gap fits the largest free block; in between either
+ *     answer is allowed;
  *   - realloc: a size beyond the empty heap's largest_free is refused; a size
- *     up to the block's usable size stays in place and never fails; a larger one
- *     stays in place, moves (keeping the block's alignment and
- *     min(usable size, new size) bytes) or, when an allocation at the block's
- *     alignment could be refused, returns NULL with the block untouched.
+ *     up to the usable size never fails (it stays or moves: a bounded heap
+ *     moves a block to another power of two, a default heap a slot to another
+ *     slot size); a larger one stays, moves (keeping the alignment and
+ *     min(usable size, new size) bytes) or, when no room is sure, is refused
+ *     with the block untouched.
  * Every NULL counts one fail; contract violations count none and change nothing.
  *
  * Pointers given to free, realloc and usable_size come from everywhere: live
- * blocks, NULL, freed blocks (stale; live again if the heap reused the
- * address), interior and misaligned ones, block headers, below and above the
- * storage, the bit map, another heap's blocks, the heap object, the stack. The
- * model calls a pointer a violation exactly when it is not a live block of this
- * heap (NULL is one only for usable_size): level 1 promises to catch all of
- * them, double frees included.
+ * slots and blocks, NULL, freed ones (stale; live again if the heap reused the
+ * address), interior and misaligned ones, headers, below and above the storage,
+ * the bit map, another heap's blocks, the heap object, the stack. The model
+ * calls a pointer a violation exactly when it is not live in this heap (NULL is
+ * one only for usable_size): level 1 promises to catch all of them, double
+ * frees included.
  *
- * The heap under test is either made by init over a buffer the input places and
- * sizes (spoilt ones too: NULL, misaligned, short, below STOW_HEAP_MIN_BYTES,
- * which init must refuse changing nothing), or a DEFINE'd heap set back to its
- * constant initializer with junk in its storage, which lays itself out on first
- * use. Every input ends by freeing what is live, after which largest_free must
- * be the empty heap's again. */
+ * The heap under test is made by init or init_bounded over a buffer the input
+ * places and sizes (spoilt ones too: NULL, misaligned, short, below
+ * STOW_HEAP_MIN_BYTES, which init must refuse changing nothing), or is a
+ * DEFINE'd heap (default or bounded) set back to its constant initializer with
+ * junk in its storage, which lays itself out on first use; the input may add a
+ * second region to it. Every input ends by freeing what is live, after which
+ * largest_free must be the empty heap's again. */
 #include "fuzz.h"
 
-#define BUF_BYTES 4096u
+#define BUF_BYTES 8192u
 #define MARGIN 128u
-#define DEFINED_BYTES 2048u
-#define MAX_LIVE (BUF_BYTES / STOW_HEAP_MIN_BLOCK + 1u)
+#define DEFINED_BYTES 4096u
+#define REGION_BYTES 2048u
+#define MAX_LIVE ((BUF_BYTES + REGION_BYTES) / STOW_HEAP_ALIGN + 1u)
+#define PAGE (64u * STOW_HEAP_ALIGN) /* a page of slots, as lib/src/heap.c lays it out */
 #define NSTALE 8u
 #define HA STOW_HEAP_ALIGN
 #define HDR STOW_HEAP_OVERHEAD
@@ -58,23 +62,27 @@
 #endif
 
 static _Alignas(128) unsigned char space[MARGIN + BUF_BYTES + MARGIN];
+static _Alignas(128) unsigned char region_space[REGION_BYTES];
 static _Alignas(128) unsigned char other_space[512];
 static stow_heap_t heap, other;
 STOW_HEAP_DEFINE_STATIC(defined_heap, DEFINED_BYTES);
-static stow_heap_t pristine; /* defined_heap as its DEFINE made it */
+STOW_HEAP_DEFINE_BOUNDED_STATIC(defined_bounded, DEFINED_BYTES);
+static stow_heap_t pristine, pristine_bounded; /* the DEFINE'd heaps as their DEFINE made them */
 static bool have_pristine;
 static void *other_blocks[2];
 
 typedef struct {
     unsigned char *p;
     size_t size, align, usable;
+    size_t cost; /* what stats().used counts for it */
     uint32_t tag;
 } block_t;
 
 static struct {
-    stow_heap_t *h;       /* the heap under test: &heap or &defined_heap */
+    stow_heap_t *h;       /* the heap under test: &heap, &defined_heap or &defined_bounded */
     unsigned char *buf;   /* its storage */
     size_t bytes;
+    bool region;          /* region_space is its second region */
     size_t lf0, capacity; /* largest_free and capacity of the empty heap */
     size_t peak, last_peak;
     uint32_t fails;
@@ -97,16 +105,46 @@ static int find(const unsigned char *p)
     return -1;
 }
 
-/* Bytes in live blocks as stats() counts them, at level 1 (a block is its
- * usable bytes and its header); at level 2 a lower bound. */
+/* Bytes in live slots and blocks as stats() counts them. */
 static size_t model_used(void)
 {
     size_t used = 0;
     for (uint32_t i = 0; i < m.n; i++) {
-        used += (STOW_CHECK_LEVEL >= 2 ? m.b[i].size + TAIL : m.b[i].usable) + HDR;
+        used += m.b[i].cost;
     }
     return used;
 }
+
+/* A payload in a page of slots (region 0's top) rather than in a block. */
+static bool in_slot(const unsigned char *p)
+{
+    return (uintptr_t)p >= (uintptr_t)m.h->zone_lo && (uintptr_t)p < (uintptr_t)m.h->region.top;
+}
+
+static size_t word_of(const unsigned char *p)
+{
+    size_t w;
+    fz_copy(&w, p, sizeof w);
+    return w;
+}
+
+/* What stats().used counts for p: its slot (the class in its page's header),
+ * or its block (the size in its header). */
+static size_t cost_of(const unsigned char *p)
+{
+    if (in_slot(p)) {
+        static const unsigned char units[8] = {1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};
+        const unsigned char *page = p - (((uintptr_t)p - (uintptr_t)m.h->region.top) & (PAGE - 1u));
+        unsigned char cls;
+        fz_copy(&cls, page + 3u, 1u);
+        FZ_CHECK(cls < 8u);
+        return units[cls] * HA;
+    }
+    return word_of(p - HDR) & ~(size_t)7u;
+}
+
+/* Where p's slot or block starts. */
+static uintptr_t start_of(const unsigned char *p) { return (uintptr_t)p - (in_slot(p) ? 0u : HDR); }
 
 static size_t largest_free(void)
 {
@@ -120,15 +158,6 @@ static size_t usable_of(const void *p)
     size_t u = 0;
     FZ_QUIET(u = stow_heap_usable_size(m.h, p));
     return u;
-}
-
-static size_t pow2_ceil(size_t x)
-{
-    size_t p = 1;
-    while (p < x && p != 0u) {
-        p <<= 1;
-    }
-    return p;
 }
 
 /* The alignment a request for align gets: 0 and anything below STOW_HEAP_ALIGN
@@ -145,16 +174,28 @@ static bool may_refuse(size_t size, size_t align, size_t lf)
         return true;
     }
     if (align <= HA) {
-        return false; /* largest_free says exactly what succeeds */
+        return false; /* largest_free says what is sure to succeed */
     }
     if (align > lf) {
         return true;
     }
-    size_t need = size + align + STOW_HEAP_MIN_BLOCK + HDR + TAIL; /* no overflow: all below lf */
-    return pow2_ceil(need) > lf + HDR + TAIL;
+    /* sure: twice the block with the worst front gap fits the largest free one */
+    size_t need = size + sizeof(void *) + align + HA + HDR + TAIL + STOW_HEAP_MIN_BLOCK;
+    return 2u * need > lf + HDR + TAIL;
 }
 
-static bool must_refuse(size_t size, size_t align, size_t lf) { return !fits(size, lf) || align > m.capacity; }
+/* A larger request than largest_free can succeed in a default heap only as a
+ * slot, from a page that has one free. */
+static bool must_refuse(size_t size, size_t align, size_t lf)
+{
+    if (align > m.capacity) {
+        return true;
+    }
+    if (fits(size, lf)) {
+        return false;
+    }
+    return m.h->bounded != 0u || size > STOW_HEAP_SMALL_MAX || align > HA;
+}
 
 /* A block handed out for size bytes at alignment align: where it may be, and
  * clear of the other live blocks (skip: the entry it replaces, or -1). Returns
@@ -168,15 +209,18 @@ static size_t check_block(const unsigned char *p, size_t size, size_t align, int
     if (STOW_CHECK_LEVEL >= 2) {
         FZ_EQ(usable, size);
     }
-    uintptr_t lo = (uintptr_t)p - HDR;
-    uintptr_t hi = (uintptr_t)p + usable;
-    FZ_CHECK(lo >= (uintptr_t)m.buf && hi <= (uintptr_t)m.buf + m.bytes);
+    uintptr_t lo = start_of(p);
+    uintptr_t hi = lo + cost_of(p);
+    FZ_CHECK(hi >= (uintptr_t)p + usable);
+    bool inside = lo >= (uintptr_t)m.buf && hi <= (uintptr_t)m.buf + m.bytes;
+    inside = inside || (m.region && lo >= (uintptr_t)region_space && hi <= (uintptr_t)region_space + REGION_BYTES);
+    FZ_CHECK(inside);
     for (uint32_t i = 0; i < m.n; i++) {
         if ((int)i == skip) {
             continue;
         }
-        uintptr_t olo = (uintptr_t)m.b[i].p - HDR;
-        uintptr_t ohi = (uintptr_t)m.b[i].p + m.b[i].usable;
+        uintptr_t olo = start_of(m.b[i].p);
+        uintptr_t ohi = olo + m.b[i].cost;
         if (lo < ohi && olo < hi) {
             FZ_FAIL("block %p+%zu overlaps live block %p+%zu", (const void *)p, usable,
                     (const void *)m.b[i].p, m.b[i].usable);
@@ -201,6 +245,7 @@ static void took(unsigned char *p, size_t size, size_t align)
     b->size = size;
     b->align = align;
     b->usable = usable;
+    b->cost = cost_of(p);
     b->tag = ++m.next_tag;
     fz_stamp(p, b->tag, usable);
     note_peak(model_used());
@@ -225,12 +270,8 @@ static void verify(void)
     FZ_EQ(s.fails, m.fails);
     FZ_CHECK(s.peak >= s.used && s.peak >= m.last_peak && s.used <= s.capacity);
     m.last_peak = s.peak;
-    if (STOW_CHECK_LEVEL >= 2) {
-        FZ_CHECK(s.used >= model_used());
-    } else {
-        FZ_EQ(s.used, model_used());
-        FZ_EQ(s.peak, m.peak);
-    }
+    FZ_EQ(s.used, model_used());
+    FZ_EQ(s.peak, m.peak);
     if (m.n == 0u) {
         FZ_EQ(s.used, 0);
         FZ_EQ(largest_free(), m.lf0);
@@ -310,8 +351,14 @@ static unsigned char *some_pointer(void)
     case 9: /* below the storage */
         a = (uintptr_t)m.buf - 1u - fz_below(MARGIN);
         return (unsigned char *)a;
-    case 10: /* the end word, the bit map, past the storage */
-        a = (uintptr_t)m.buf + m.bytes - 64u + fz_below(128);
+    case 10: /* the end word, the pages' headers, the bit map, past the storage, the region */
+        if (n & 2u) {
+            a = (uintptr_t)m.h->region.limit + fz_below(2u * PAGE);
+        } else if (n & 4u) {
+            a = (uintptr_t)region_space + fz_below(REGION_BYTES);
+        } else {
+            a = (uintptr_t)m.buf + m.bytes - 64u + fz_below(128);
+        }
         return (unsigned char *)(a & ~(uintptr_t)(n & 1u ? HA - 1u : 0u));
     case 11: /* another heap's block */
         return (unsigned char *)other_blocks[n & 1u];
@@ -356,7 +403,7 @@ static void do_alloc(void)
             refused(p, !fits(total, lf), total, HA, lf);
             return;
         }
-        FZ_CHECK(fits(total, lf));
+        FZ_CHECK(!must_refuse(total, HA, lf));
         FZ_CHECK(fz_zero(p, total));
         took(p, total, HA);
         return;
@@ -447,31 +494,31 @@ static void do_realloc(void)
             refused(q, !fits(size, lf), size, HA, lf);
             return;
         }
-        FZ_CHECK(fits(size, lf));
+        FZ_CHECK(!must_refuse(size, HA, lf));
         took(q, size, HA);
         return;
     }
     block_t *b = &m.b[i];
     if (q == NULL) {
-        refused(q, size > m.lf0 || (size > b->usable && may_refuse(size, b->align, lf)), size, b->align, lf);
+        /* a shrink never fails; a grow may when no room is sure */
+        refused(q, size > m.lf0 || (size > b->usable && (size > lf || may_refuse(size, b->align, lf))), size,
+                b->align, lf);
         return; /* p untouched: verify() reads it back */
     }
     FZ_CHECK(size <= m.lf0);
-    if (size <= b->usable) {
-        FZ_PTR_EQ(q, p); /* shrinking stays in place */
-    }
     size_t used_before = model_used();
     size_t usable = check_block(q, size, b->align, i);
     size_t kept = b->usable < size ? b->usable : size;
     FZ_CHECK(fz_stamped(q, b->tag, kept));
     if (q != p) {
-        /* The new block was taken while the old one was still live. */
-        note_peak(used_before + (STOW_CHECK_LEVEL >= 2 ? size + TAIL : usable) + HDR);
+        /* The new slot or block was taken while the old one was still live. */
+        note_peak(used_before + cost_of(q));
         m.stale[m.nstale++ % NSTALE] = p;
     }
     b->p = q;
     b->size = size;
     b->usable = usable;
+    b->cost = cost_of(q);
     b->tag = ++m.next_tag;
     fz_stamp(q, b->tag, usable);
     note_peak(model_used());
@@ -534,6 +581,13 @@ static void watch(bool whole_space)
         fz_watch(&defined_heap, sizeof defined_heap);
         fz_watch(stow__heap_buf_defined_heap, DEFINED_BYTES);
     }
+    if (m.h == &defined_bounded) {
+        fz_watch(&defined_bounded, sizeof defined_bounded);
+        fz_watch(stow__heap_buf_defined_bounded, DEFINED_BYTES);
+    }
+    if (m.region) {
+        fz_watch(region_space, REGION_BYTES);
+    }
 }
 
 /* The model of an empty heap h over [buf, buf + bytes). */
@@ -542,6 +596,7 @@ static void start(stow_heap_t *h, unsigned char *buf, size_t bytes)
     m.h = h;
     m.buf = buf;
     m.bytes = bytes;
+    m.region = false;
     m.n = m.nstale = 0u;
     m.fails = 0u;
     m.peak = m.last_peak = 0u;
@@ -560,18 +615,79 @@ static void start(stow_heap_t *h, unsigned char *buf, size_t bytes)
     FZ_CHECK(m.capacity % HA == 0u && m.capacity >= STOW_HEAP_MIN_BLOCK);
 }
 
+/* Adds region_space to the heap under test (not twice), or a spoilt region,
+ * which add_region must refuse changing nothing. */
+static void do_region(void)
+{
+    uint8_t how = fz_u8() % 8u;
+    unsigned char *buf = region_space;
+    size_t bytes = REGION_BYTES - fz_below(64) * HA;
+    bool ok = !m.region;
+    if (how == 1u) {
+        buf = space; /* overlapping region 0's storage or the space around it */
+        ok = false;
+    } else if (how == 2u) {
+        buf = region_space + 1u; /* misaligned */
+        bytes -= 1u;
+        ok = false;
+    } else if (how == 3u) {
+        bytes = STOW_HEAP_MIN_REGION_BYTES - 1u - fz_below(16);
+        ok = false;
+    } else if (how == 4u) {
+        buf = NULL;
+        ok = false;
+    }
+    if (how == 1u && m.h != &heap) {
+        return; /* space is no region of a DEFINE'd heap (the model has one second region: region_space) */
+    }
+    if (how == 5u) {
+        buf = (unsigned char *)m.h; /* the heap object */
+        bytes = sizeof *m.h;
+        ok = false;
+    }
+    watch(true);
+    fz_watch(region_space, REGION_BYTES);
+    bool r = !ok;
+    fz_snapshot();
+    FZ_QUIET(r = stow_heap_add_region(m.h, buf, bytes));
+    FZ_EQ(r, ok);
+    if (!r) {
+        FZ_CHECK(fz_unchanged());
+    } else {
+        m.region = true;
+        stow_stats_t s;
+        FZ_QUIET(stow_heap_stats(m.h, &s));
+        FZ_CHECK(s.capacity > m.capacity);
+        m.capacity = s.capacity;
+        if (m.n == 0u) {
+            m.lf0 = largest_free();
+        } else {
+            size_t lf = largest_free();
+            m.lf0 = lf > m.lf0 ? lf : m.lf0;
+        }
+    }
+    watch(false);
+}
+
 /* Makes the heap under test: init over a buffer the input places and sizes
  * (refused ones included), or the DEFINE'd heap as it was at start-up with junk
  * in its storage. first: the opening call, which must give a heap. */
 static void do_init(bool first)
 {
-    uint8_t how = first ? fz_u8() % 2u : fz_u8() % 16u;
+    uint8_t how = first ? fz_u8() % 3u : fz_u8() % 16u;
     if (how == 7u || (first && how == 1u)) { /* the DEFINE'd heap */
         defined_heap = pristine;
         fz_fill(stow__heap_buf_defined_heap, (unsigned char)(0x5Au + how), DEFINED_BYTES);
         start(&defined_heap, stow__heap_buf_defined_heap, DEFINED_BYTES);
         return;
     }
+    if (how == 8u || (first && how == 2u)) { /* the DEFINE'd bounded heap */
+        defined_bounded = pristine_bounded;
+        fz_fill(stow__heap_buf_defined_bounded, (unsigned char)(0x5Au + how), DEFINED_BYTES);
+        start(&defined_bounded, stow__heap_buf_defined_bounded, DEFINED_BYTES);
+        return;
+    }
+    bool bounded = (fz_u8() & 1u) != 0u;
     size_t lo = STOW_HEAP_MIN_BYTES - 8u;
     size_t bytes = lo + fz_below(BUF_BYTES - (uint32_t)lo + 1u);
     size_t offset = fz_below(MARGIN);
@@ -589,7 +705,7 @@ static void do_init(bool first)
     bool ok = buf != NULL && ((uintptr_t)buf & (HA - 1u)) == 0u && bytes >= STOW_HEAP_MIN_BYTES;
     if (how == 6u) {
         bool r = true;
-        FZ_CALL(true, r = stow_heap_init(NULL, buf, bytes));
+        FZ_CALL(true, r = bounded ? stow_heap_init_bounded(NULL, buf, bytes) : stow_heap_init(NULL, buf, bytes));
         FZ_CHECK(!r);
         return;
     }
@@ -600,7 +716,7 @@ static void do_init(bool first)
         fz_fill(buf, (unsigned char)fz_u8(), bytes); /* storage is never assumed zeroed */
     }
     watch(true);
-    FZ_INIT(false, ok, stow_heap_init(&heap, buf, bytes));
+    FZ_INIT(false, ok, bounded ? stow_heap_init_bounded(&heap, buf, bytes) : stow_heap_init(&heap, buf, bytes));
     if (ok) {
         start(&heap, buf, bytes);
     } else {
@@ -612,6 +728,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!have_pristine) {
         pristine = defined_heap;
+        pristine_bounded = defined_bounded;
         have_pristine = true;
     }
     fz_begin(data, size);
@@ -664,6 +781,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         default:
             if (fz_u8() < 32u) {
                 do_init(false);
+            } else if (fz_u8() < 64u) {
+                do_region();
             }
             break;
         }

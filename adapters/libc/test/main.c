@@ -425,8 +425,11 @@ TEST(realloc_contract)
     for (i = 0u; i < 10u; i++) {
         CHECK_EQ(q[i], i + 1u);
     }
-    p = realloc_call(q, 5u); /* shrinking stays in place */
+    p = realloc_call(q, 5u); /* shrinking stays in place (a bounded heap moves it to its power of two) */
+#if !(defined(STOW_MALLOC_BOUNDED) && STOW_MALLOC_BOUNDED)
     CHECK_PTR_EQ(p, q);
+#endif
+    CHECK_NOT_NULL(p);
     errno = 0;
     CHECK_NULL(realloc_call(p, HUGE_REQUEST)); /* no room: p untouched */
     CHECK_EQ(errno, ENOMEM);

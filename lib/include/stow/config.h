@@ -76,6 +76,10 @@
  *                                                   several cores already). Changes no
  *                                                   layout; only the library's own build
  *                                                   reads it.
+ *   STOW_HEAP_TRACE           0                     1: each heap can name a function called
+ *                                                   after every alloc, free and realloc
+ *                                                   (stow_heap_set_trace, stow/heap.h);
+ *                                                   0: no field, no code.
  *
  * Runtime conditions (full, no room, stale handle) are reported at every level;
  * only contract violations (caller bugs) depend on STOW_CHECK_LEVEL.
@@ -177,6 +181,13 @@
 #if STOW_MULTICORE != 0 && STOW_MULTICORE != 1
 #error "STOW_MULTICORE must be 0 or 1"
 #endif
+#ifndef STOW_HEAP_TRACE
+#define STOW_HEAP_TRACE 0
+#endif
+#if STOW_HEAP_TRACE != 0 && STOW_HEAP_TRACE != 1
+#error "STOW_HEAP_TRACE must be 0 or 1"
+#endif
+
 /* The text a contract check hands the assert hook. Without it, text is still
  * evaluated (for nothing: a literal, or a helper's parameter that then counts as
  * used), so that a helper that passes its caller's text on builds warning-free. */

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* stow/heap.h - a variable-size heap over static storage, in bounded time.
  *
- * The heap serves requests of any size from one static buffer: a JSON document,
+ * The heap serves requests of any size from static storage: a JSON document,
  * a TLS record, a Lua string, a message of unknown length. alloc, aligned
  * alloc, free, and realloc when it can stay in place run in constant time with
  * no loop over blocks or size classes, so an interrupt handler or a control loop
- * can call them with a known worst case; and a heap sized with
- * STOW_HEAP_BYTES_FOR never fails for lack of a large enough piece, however the
- * program allocates and frees within the limits it gave.
+ * can call them with a known worst case.
  *
  *     STOW_HEAP_DEFINE(msg_heap, 16 * 1024);            // file scope: ready, no init call
  *     char *text = stow_heap_alloc(&msg_heap, len + 1);  // NULL when there is no room
@@ -15,103 +13,146 @@
  *     text = stow_heap_realloc(&msg_heap, text, 2 * len + 1);  // on NULL, text is still valid
  *     stow_heap_free(&msg_heap, text);                   // NULL is ignored
  *
- * Blocks. Each request takes a block: the request plus a header of two words
- * (STOW_HEAP_OVERHEAD: 8 bytes on 32-bit targets, 16 on 64-bit), rounded up to
- * a power of two, and at least STOW_HEAP_MIN_BLOCK (four words: 16 or 32
- * bytes). Payloads are aligned to STOW_HEAP_ALIGN, the larger of
- * STOW_DEFAULT_ALIGN and two words (see the table below). stow_heap_usable_size() tells how much
- * of its block a pointer may use. Only when no power-of-two block can be found
- * does the heap look at the first free block of the size class below, and hand
- * out exactly what the request needs if that block is large enough: so the whole
- * of an empty heap can be had in one request, and stow_heap_largest_free() says
- * exactly what will succeed: every request up to it, none larger. (It is the
- * first block of the highest non-empty class; a larger block further down that
- * class's list is not looked at, so a request that only it could hold is
- * refused.)
+ * Two policies, chosen per heap (docs/heap.md compares them):
+ *   - the default ("good fit"), for RAM: small requests take headerless slots,
+ *     larger ones a block with a one-word header from the best-fitting of a
+ *     couple of hundred size classes. It runs real programs in little more
+ *     storage than they ask for: the smallest storage that runs the Lua,
+ *     OpenSSL and Python traces of bench/traces/ is 1.09, 1.05 and 1.04 times
+ *     their peak of requested bytes on Cortex-M4 (1.10, 1.07, 1.05 at check
+ *     level 1). But no bound on its storage is proven: an adversary can
+ *     fragment it (see "Sizing" below).
+ *   - bounded (STOW_HEAP_DEFINE_BOUNDED, stow_heap_init_bounded): power-of-two
+ *     blocks, "half fit", for which STOW_HEAP_BYTES_FOR gives storage that no
+ *     sequence of requests within the stated limits can exhaust. It needs more
+ *     storage for the same program (1.47-1.57 times the peak on those traces),
+ *     and the macro's figure is several times that, for the worst order of
+ *     requests.
  *
- *   target              STOW_HEAP_OVERHEAD  STOW_HEAP_ALIGN  STOW_HEAP_MIN_BLOCK
- *   Cortex-M (AAPCS)    8                   8                16
- *   rv32 ilp32, i386    8                   16               16
- *   x86-64, AArch64     16                  16               32
+ * Blocks and slots (default policy). A request of up to STOW_HEAP_SMALL_MAX
+ * bytes (72 on Cortex-M) takes a slot of 1-7 or 9 times STOW_HEAP_ALIGN bytes,
+ * carved with no header from a 64 * STOW_HEAP_ALIGN byte page (512 on
+ * Cortex-M) that holds slots of one size and a page header of STOW_HEAP_ALIGN
+ * bytes: a 16-byte request costs 16 bytes and a share of 1/63 of a page
+ * header. Pages come from the top of the first region and go back to it when
+ * they empty. A larger request (or a small one when no page can be had) takes
+ * a block: the request plus a one-word header (STOW_HEAP_OVERHEAD), rounded up
+ * to STOW_HEAP_ALIGN, at least STOW_HEAP_MIN_BLOCK; the free block it comes
+ * from is the first of the class of its exact size if that one is large
+ * enough, else the first of the smallest non-empty class sure to fit it (each
+ * power of two is split into eight classes); the rest of the free block, if
+ * it can stand as a block, stays free. Freed blocks merge with free neighbours
+ * at once. stow_heap_usable_size() tells how much of its slot or block a
+ * pointer may use.
  *
- * Size 0 is a request for a block of the minimum size: alloc(0) returns a
- * unique pointer (not NULL) that must not be dereferenced, and can be freed.
+ *   target              STOW_HEAP_OVERHEAD  STOW_HEAP_ALIGN  STOW_HEAP_MIN_BLOCK  STOW_HEAP_SMALL_MAX
+ *   Cortex-M (AAPCS)    4                   8                16                   72
+ *   rv32 ilp32, i386    4                   16               16                   144
+ *   x86-64, AArch64     8                   16               32                   144
  *
- * Sizing by a proven bound. The heap keeps its free blocks in size classes by
- * powers of two and serves a request for a block of 2^k bytes from any free
- * block of the smallest non-empty class that is sure to fit it (2^k or more),
- * splitting off the rest; freed blocks merge with free neighbours at once. This
- * is the policy o1heap uses, and the heap is sized by the bound o1heap
- * documents for it, after J. M. Robson's analysis of allocators whose blocks
- * are powers of two ("Bounds for some functions concerning dynamic storage
- * allocation", J. ACM 21(3), 1974): no sequence of requests exhausts
- *     M * (1 + log2(n / m))
- * bytes of blocks, where M is the most block bytes live at once, n the largest
- * block and m the smallest (lib/src/heap.c gives the idea, and what the tests
- * check). STOW_HEAP_BYTES_FOR(max_live_bytes, max_request) turns that into
- * storage bytes for a program whose live requests never add up to more than
- * max_live_bytes and of which none is larger than max_request: with M counted
- * from requested bytes, each request at its worst (a 1-byte request takes a
- * whole minimum block; a request one byte over a power of two takes nearly
- * twice its size), plus the heap's own words. max_live_bytes counts requested
- * bytes, a 0-byte request as 1. That worst case is many tiny requests, so
- * STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, min_request) tightens
- * the figure for a program whose requests are never smaller than min_request.
- * Within those limits no request fails, at any check level, with any sequence
- * of frees: tests/test_heap.c drives adversaries that free the blocks that
- * split the heap most and checks it. Aligned requests are outside the bound
- * (each may cost up to its alignment more); count an aligned request as
- * size + align.
+ * (At check level 2 each slot and block keeps one more word, so
+ * STOW_HEAP_SMALL_MAX is a word less.) Size 0 is a request for the smallest
+ * slot or block: alloc(0) returns a unique pointer (not NULL) that must not be
+ * dereferenced, and can be freed.
+ *
+ * stow_heap_largest_free() says what is sure to succeed: every request up to
+ * it. A larger request fails, unless it is at most STOW_HEAP_SMALL_MAX and its
+ * slot size has a free slot in a page already taken.
+ *
+ * Sizing. A bounded heap is sized by a proven bound:
+ * STOW_HEAP_BYTES_FOR(max_live_bytes, max_request) is storage on which no
+ * request fails, at any check level, with any order of frees, for a program
+ * whose live requested bytes never add up to more than max_live_bytes and of
+ * which none is larger than max_request; STOW_HEAP_BYTES_FOR_MIN adds the
+ * smallest request (min_request) and is much smaller when that is not tiny.
+ * max_live_bytes counts a 0-byte request as 1 and counts a realloc that moves
+ * its block (a realloc to another power-of-two block: see stow_heap_realloc)
+ * with both its old and its new size while it runs. The bound is J. M.
+ * Robson's for allocators whose blocks are powers of two, as o1heap documents
+ * it for half fit: blocks of M (1 + log2(n / m)) bytes are never exhausted, M
+ * the most block bytes live at once, n the largest block and m the smallest
+ * (lib/src/heap.c gives the argument and what the tests check). The macros
+ * hold for a heap of one region; regions added to a bounded heap add room, but
+ * the bound is not claimed for their sum.
+ *   The default heap has no such bound (best fit's worst case, M (n - 2),
+ * after Robson, is no use for sizing; a page of slots can be kept by one live
+ * slot). Size it from evidence: record the program's allocations (on the host
+ * with adapters/preload, on the target with STOW_HEAP_TRACE below), and
+ * `make heap-size TRACE=file` gives the smallest storage that runs them;
+ * add headroom for what the recording did not exercise.
  *
  * Aligned allocation: stow_heap_alloc_aligned() takes any power of two up to
- * the heap's size, in O(1): it asks for a block that is sure to hold an aligned
- * payload and gives the bytes before it back as a free block. realloc keeps the
- * alignment a block was allocated with.
+ * the heap's size, in O(1): a block (never a slot, above STOW_HEAP_ALIGN) sure
+ * to hold an aligned payload, whose bytes before the payload go back as a
+ * free block. realloc keeps the alignment a block was allocated with. Aligned
+ * requests are outside the bound: count each as size + align.
  *
- * Memory: besides the blocks, the heap's own words: the stow_heap_t (about 300
- * bytes on 32-bit targets: 32 size classes of two pointers; about 1.1 KiB on
- * 64-bit) and, in the storage, up to STOW_HEAP_ALIGN bytes to align the first
- * payload, a word that ends the blocks and, at check levels 1 and 2, one bit per
- * STOW_HEAP_ALIGN bytes of blocks (1/64 of the storage on Cortex-M).
- * STOW_HEAP_BYTES_FOR counts them all.
+ * Regions: stow_heap_add_region() adds more storage (another RAM bank: DTCM,
+ * SRAM1, SRAM2...) to a heap, in O(1) plus one comparison per region already
+ * there (the overlap test). A block never spans two regions. Slots come from
+ * the first region only; blocks from any. stats and check cover every region.
  *
- * Failures: a request that cannot be met (no free block large enough, a size
- * beyond the heap, a size that overflows when the header is added, an
- * alignment larger than the heap, calloc's n * size overflowing size_t)
- * returns NULL and counts in stats().fails, at every check level. Everything
- * listed under "contract violation" is a caller bug: it goes to the port's
- * assert hook (STOW_CHECK_LEVEL >= 1) with the call's name and the misuse
- * ("stow_heap_free: not a live block of this heap") and, if the hook returns,
- * the call returns NULL / 0 / does nothing with the heap exactly as it was. At
- * level 0 a violation is undefined.
+ * Hooks: stow_heap_set_failed_hook() names a function called after each
+ * refused request (FreeRTOS's vApplicationMallocFailedHook sits on it). With
+ * STOW_HEAP_TRACE set to 1 (config.h), stow_heap_set_trace() names a function
+ * called after every alloc, calloc, aligned alloc, realloc and free, and
+ * stow_heap_trace_write() is one that writes the calls through
+ * stow_port_write() in the trace format `make heap-size` replays.
+ *
+ * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
+ * (STOW_HEAP_STRUCT_BYTES: 908 bytes on Cortex-M, 768 of them the first free
+ * block of each of its 192 size classes; 2504 bytes on x86-64) and, in the
+ * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
+ * payload and a word that ends the blocks; each added region also keeps a
+ * five-word description of itself at its start; at check levels 1 and 2, one
+ * bit per STOW_HEAP_ALIGN bytes (1/64 of the storage on Cortex-M).
+ * STOW_HEAP_BYTES_FOR counts the storage's share.
+ *
+ * Failures: a request that cannot be met (no slot and no free block large
+ * enough, a size beyond the heap, a size that overflows when the header is
+ * added, an alignment larger than the heap, calloc's n * size overflowing
+ * size_t) returns NULL, counts in stats().fails and calls the failed hook, at
+ * every check level. Everything listed under "contract violation" is a caller
+ * bug: it goes to the port's assert hook (STOW_CHECK_LEVEL >= 1) with the
+ * call's name and the misuse ("stow_heap_free: not a live block of this heap")
+ * and, if the hook returns, the call returns NULL / 0 / false / does nothing
+ * with the heap exactly as it was. At level 0 a violation is undefined.
  *
  * Level 1 checks every pointer given to free, realloc and usable_size: it must
- * be the start of a live block of this heap. A pointer outside the heap,
- * inside a block, misaligned, or to a block already freed is a violation,
- * found in O(1) by one bit per STOW_HEAP_ALIGN bytes that marks where live
- * blocks start (so double free is caught at level 1 already).
+ * be a live slot or block of this heap. A pointer outside the heap, inside a
+ * slot or block, misaligned, or to one already freed is a violation, found by
+ * one bit per STOW_HEAP_ALIGN bytes that marks where live slots and blocks
+ * start (so double free is caught at level 1 already), in O(1) plus one
+ * comparison per region to find the pointer's.
  * Level 2 adds, in O(block size) per call:
  *   - poison: freed bytes are filled with 0xDD; alloc and realloc report
  *     (through the assert hook, as stow_heap_alloc) free bytes that changed
- *     while they were free, then hand the block out anyway;
- *   - a canary: each block keeps, after the requested bytes, 0xDD up to a last
- *     word that holds the requested size (so level 2 blocks are one word
- *     larger); free and realloc report ("stow_heap_free: write past the end of
- *     the block") a block whose canary changed, then go on. usable_size is then
- *     the requested size.
- * AddressSanitizer builds, at every level, poison freed blocks, so that a read or
- * write through a stale pointer is reported where it happens (see config.h).
+ *     while they were free, then hand the slot or block out anyway;
+ *   - a canary: each slot and block keeps, after the requested bytes, 0xDD up
+ *     to a last word that holds the requested size (so level 2 slots and
+ *     blocks are one word larger); free and realloc report ("stow_heap_free:
+ *     write past the end of the block") one whose canary changed, then go on.
+ *     usable_size is then the requested size.
+ * AddressSanitizer builds, at every level, poison freed slots and blocks, so
+ * that a read or write through a stale pointer is reported where it happens
+ * (see config.h).
  *
- * Costs: alloc, aligned alloc, free and in-place realloc are O(1), with no loop.
- * Measured by make bench, each call timed on its own, on Cortex-M4 at -O2 level
- * 0 with requests of 8-512 bytes and about 100 blocks live: alloc 47 instructions
- * on average and 63 at most (its longest path, the exact fit from the class
- * below), free 41 on average and 60 at most (both neighbours merged), realloc in
- * place 64 / 96, aligned alloc 113 / 129; calloc adds the zeroing and a moving
- * realloc the copy, a word at a time. Before its first use, a DEFINE'd heap has
- * not laid out its storage; the first call does (O(1) at level 0; at levels 1
- * and 2 it clears the bit map, capacity / (8 * STOW_HEAP_ALIGN) bytes, once),
- * and so does init.
+ * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
+ * on its own under QEMU (make bench; docs/heap.md has every row and core).
+ * Replaying the traces of bench/traces/, mean / longest: alloc 48 / 110 (Lua),
+ * 42 / 110 (OpenSSL), 65 / 113 (Python); free 47 / 121, 41 / 121, 60 / 121. A
+ * slot takes about 33 to allocate and 35 to free (FreeRTOS's heap_4 takes 51
+ * and 41 for 16 bytes); a block 50 to 110 and 45 to
+ * 120, the most when a class fills or empties at each step; the longest paths
+ * are a page taken from the top (86) or given back (80), a block split from
+ * the next level's lone block with the rest put in an empty class (109), and a
+ * block freed between two free neighbours, each alone in its class (120). At
+ * level 1 add about 20 to alloc and 40 to free (the live-start bits, and the
+ * regions' lookup). A moving realloc copies min(old usable size, new size)
+ * bytes four words at a time (about 1.7 instructions a word). Before its first
+ * use, a DEFINE'd heap has not laid out its storage; the first call does (O(1)
+ * at level 0; at levels 1 and 2 it clears the bit map, storage / (8 *
+ * STOW_HEAP_ALIGN) bytes, once), and so does init.
  *
  * Shared use (interrupts, threads, cores): stow_heap_alloc_isr(),
  * stow_heap_free_isr() and stow_heap_realloc_isr() run the plain call under the
@@ -120,23 +161,24 @@
  * with the host port it is a lock on that word alone, so threads on two heaps
  * never wait for each other. Every call that changes a shared heap must then go
  * through them or run between stow_heap_lock() and stow_heap_unlock() (calloc,
- * aligned alloc, stats, check...). The one-core ports' lock masks neither NMI
- * nor HardFault, and does not stop another core (a heap shared between cores
- * needs a port whose lock spins on the word too: stow/port.h, "Writing your
- * own"). A moving realloc copies under the lock: O(size) with interrupts
- * masked. Per call, from a thread / an interrupt handler / another core while
- * other contexts use the same heap ("port" = with a port whose lock spans
- * cores: host, Zephyr SMP, or your own):
+ * aligned alloc, add_region, stats, check...). The one-core ports' lock masks
+ * neither NMI nor HardFault, and does not stop another core (a heap shared
+ * between cores needs a port whose lock spins on the word too: stow/port.h,
+ * "Writing your own"). A moving realloc copies under the lock: O(size) with
+ * interrupts masked. The hooks run inside the call, under the lock when the
+ * call holds it. Per call, from a thread / an interrupt handler / another core
+ * while other contexts use the same heap ("port" = with a port whose lock
+ * spans cores: host, Zephyr SMP, or your own):
  *   alloc_isr, free_isr, realloc_isr,    safe / safe / port
  *   lock/unlock
  *   alloc, alloc_aligned, calloc,        not safe: only between lock() and
  *   realloc, free, usable_size, stats,   unlock(), or in a context that has the
- *   largest_free, check                  heap to itself (usable_size reads a
- *                                        header a neighbour's free rewrites)
- *   init                                 not safe: before any sharing starts
+ *   largest_free, check, add_region,     heap to itself (usable_size reads a
+ *   set_failed_hook, set_trace           header a neighbour's free rewrites)
+ *   init, init_bounded                   not safe: before any sharing starts
  *
- * Options: STOW_CHECK_LEVEL (config.h) changes the layout of stow_heap_t and
- * of the storage: build the library and its users alike.
+ * Options: STOW_CHECK_LEVEL and STOW_HEAP_TRACE (config.h) change the layout of
+ * stow_heap_t and of the storage: build the library and its users alike.
  *
  * The fields of stow_heap_t are private; they are in the header only so that
  * STOW_HEAP_DEFINE can build the object with a constant initializer.
@@ -152,100 +194,218 @@
 extern "C" {
 #endif
 
-/* A node of a size class's circular list: a free block's links, or a class's
- * own list head. */
-typedef struct stow_heap_node stow_heap_node_t;
-struct stow_heap_node {
-    stow_heap_node_t *next;
-    stow_heap_node_t *prev;
-};
-
-#define STOW__HEAP_CLASSES (sizeof(size_t) * CHAR_BIT)
-
-typedef struct stow_heap stow_heap_t;
-struct stow_heap {
-    size_t used;           /* bytes in live blocks, headers included */
-    size_t classes_used;   /* bit c: class c (free blocks with c leading zeros in their size) is not empty */
-    size_t peak;           /* high-water mark of used */
-    size_t max_size;       /* the largest request the empty heap could meet; 0 until laid out */
-    unsigned char *first;  /* the first block; NULL until the storage is laid out */
-    unsigned char *limit;  /* one past the last block: a header word that ends the blocks */
-    uint32_t fails;        /* refused requests */
-#if STOW_CHECK_LEVEL >= 1
-    uint32_t *starts;      /* bit i: a live block starts at first + i * STOW_HEAP_ALIGN */
-#endif
-    unsigned char *buf;    /* the storage, as DEFINE'd or given to init */
-    size_t size;
-    const char *const *config; /* the options its DEFINE saw (config.h), or NULL after init */
-    uint32_t lock;             /* the port's lock word for the _isr calls and lock(): 0 when free */
-    stow_heap_node_t classes[STOW__HEAP_CLASSES];
-};
-
-/* Bytes in a block's header, payload alignment, and the smallest block. */
-#define STOW_HEAP_OVERHEAD (2u * sizeof(void *))
+/* Bytes in a block's header, payload alignment, the smallest block, and the
+ * largest request a slot serves. */
+#define STOW_HEAP_OVERHEAD sizeof(void *)
 #define STOW_HEAP_ALIGN                                                           \
     (STOW__CAST(size_t, STOW_DEFAULT_ALIGN) > 2u * sizeof(void *)                 \
          ? STOW__CAST(size_t, STOW_DEFAULT_ALIGN)                                 \
          : 2u * sizeof(void *))
 #define STOW_HEAP_MIN_BLOCK (((4u * sizeof(void *)) + STOW_HEAP_ALIGN - 1u) & ~(STOW_HEAP_ALIGN - 1u))
+#define STOW_HEAP_SMALL_MAX (9u * STOW_HEAP_ALIGN - STOW__HEAP_TAIL)
 
-/* Level 2 keeps the requested size in each block's last word. */
+/* Level 2 keeps the requested size in each slot's and block's last word. */
 #if STOW_CHECK_LEVEL >= 2
 #define STOW__HEAP_TAIL sizeof(void *)
 #else
 #define STOW__HEAP_TAIL (sizeof(void *) * 0u)
 #endif
 
-/* The block a request of size bytes takes (default alignment): size, the header
- * (and at level 2 the size word) rounded up to a power of two, at least
- * STOW_HEAP_MIN_BLOCK. A constant expression when size is. */
+/* STOW_HEAP_TRACE changes stow_heap_t, so it joins the link-time check of the
+ * options (config.h): init's link name spells it, and a DEFINE'd heap's config
+ * field points at four symbols, the three every container names and the one
+ * that names this option's value, which the library defines. */
+#if STOW_HEAP_TRACE
+#define STOW__HEAP_GUARD_TRACE STOW_HEAP_TRACE_1
+#else
+#define STOW__HEAP_GUARD_TRACE STOW_HEAP_TRACE_0
+#endif
+#if STOW__HAVE_GUARD
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const char STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE);
+#ifdef __cplusplus
+}
+#endif
+#define STOW__HEAP_GUARDED(fn)                                                                 \
+    __asm__(STOW__STR(__USER_LABEL_PREFIX__) #fn "__" STOW__STR(STOW__GUARD_LEVEL) "__"        \
+            STOW__STR(STOW__GUARD_INDEX) "__" STOW__STR(STOW__GUARD_OVERFLOW) "__"             \
+            STOW__STR(STOW__HEAP_GUARD_TRACE))
+#ifdef __cplusplus
+extern "C++" {
+template <long Level, long IndexBits, long Overflow, long Trace> struct stow__heap_config_guard_of {
+    static const char *const symbols[4];
+};
+template <long Level, long IndexBits, long Overflow, long Trace>
+const char *const stow__heap_config_guard_of<Level, IndexBits, Overflow, Trace>::symbols[4] = {
+    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
+    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW), &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)};
+}
+#define STOW__HEAP_CONFIG_GUARD                                                                \
+    (stow__heap_config_guard_of<STOW_CHECK_LEVEL, STOW_HANDLE_INDEX_BITS, STOW_GENERATION_OVERFLOW, \
+                                STOW_HEAP_TRACE>::symbols)
+#else
+#define STOW__HEAP_CONFIG_GUARD                                                                \
+    ((const char *const[4]){&STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL),                           \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),                           \
+                            &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW),                        \
+                            &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)})
+#endif
+#else
+#define STOW__HEAP_GUARDED(fn)
+#define STOW__HEAP_CONFIG_GUARD STOW__CONFIG_GUARD
+#endif
+
+typedef struct stow_heap stow_heap_t;
+
+/* Called after a request is refused and counted in stats().fails, with the
+ * heap and the bytes asked for (calloc: n * size, or SIZE_MAX when that
+ * overflows). It may allocate from another heap, or record and return; it must
+ * not call into this heap. */
+typedef void stow_heap_failed_fn(stow_heap_t *h, size_t size);
+
+/* Called after each call when STOW_HEAP_TRACE is 1: op is 'm' (alloc), 'c'
+ * (calloc; size is n * size, arg is n), 'a' (aligned alloc; arg is the
+ * alignment asked for), 'r' (realloc; old is the block it resized, block the
+ * result), 'f' (free; not called for free(NULL)); block is NULL for a refused
+ * request. realloc(NULL, n) reports as 'm'. */
+typedef void stow_heap_trace_fn(void *ctx, char op, const void *block, size_t size, const void *old,
+                                size_t arg);
+
+/* Where a region's blocks are. Region 0 is the storage of DEFINE or init;
+ * every region added after it keeps one of these at its start. */
+typedef struct stow_heap_region stow_heap_region_t;
+struct stow_heap_region {
+    stow_heap_region_t *next; /* the next region, or NULL */
+    unsigned char *first;     /* the first block */
+    unsigned char *limit;     /* the word that ends the blocks (a header of size 0, in use) */
+    unsigned char *top;       /* one past the region's slot pages and blocks */
+    unsigned char *end;       /* one past the storage it was given */
+    uint32_t *starts;         /* level >= 1: bit i: a live slot or block starts at first + WORD + i * ALIGN */
+};
+
+/* Size classes of free blocks: eight per power of two (and one per
+ * STOW_HEAP_ALIGN below 8 * STOW_HEAP_ALIGN), for blocks below 2^28 bytes on
+ * 32-bit targets and 2^40 on 64-bit ones (a region's blocks stay below that). */
+#define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 28u)
+#define STOW__HEAP_ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
+#define STOW__HEAP_LEVELS (STOW__HEAP_LOG2_LIMIT - 1u - STOW__HEAP_ALIGN_SHIFT)
+#define STOW__HEAP_CLASSES (STOW__HEAP_LEVELS * 8u)
+#define STOW__HEAP_SLOT_CLASSES 8u
+
+struct stow_heap {
+    unsigned char *buf;         /* region 0's storage, as DEFINE'd or given to init */
+    size_t size;
+    const char *const *config;  /* the options its DEFINE saw (config.h), or NULL after init */
+    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
+    uint32_t lock;              /* the port's lock word for the _isr calls and lock(): 0 when free */
+    uint32_t fails;             /* refused requests */
+    unsigned char *spare;       /* the first empty page of slots not at the bottom, or NULL */
+    unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
+    unsigned char *top;         /* region 0's last block when it is free (not in a class), or NULL */
+    size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
+    size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
+    size_t used;                /* bytes in live slots and blocks, headers included */
+    size_t peak;                /* high-water mark of used (see heap.c) */
+    size_t levels;              /* bit f: a class of level f is not empty */
+    stow_heap_failed_fn *failed;
+#if STOW_HEAP_TRACE
+    stow_heap_trace_fn *trace;
+    void *trace_ctx;
+#endif
+    stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
+    unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
+    unsigned char classes[STOW__HEAP_LEVELS];      /* bit s of classes[f]: class 8 f + s is not empty */
+    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
+};
+
+/* sizeof(stow_heap_t), for budgets: about 0.9 KiB on 32-bit targets. */
+#define STOW_HEAP_STRUCT_BYTES sizeof(stow_heap_t)
+
+/* The block a request of size bytes takes in a bounded heap (default
+ * alignment): size, the header (and at level 2 the size word) rounded up to a
+ * power of two, at least STOW_HEAP_MIN_BLOCK. A constant expression when size
+ * is. */
 #define STOW_HEAP_BLOCK_BYTES(size)                                                       \
     STOW__HEAP_MAX(STOW__CAST(uint64_t, STOW_HEAP_MIN_BLOCK),                             \
                    STOW__HEAP_POW2CEIL(STOW__CAST(uint64_t, size) + STOW_HEAP_OVERHEAD +   \
                                        STOW__HEAP_TAIL))
 
-/* Storage bytes for a heap that can never fail for lack of a large enough free
- * block, when the requested bytes live at once never exceed max_live_bytes, no
- * request exceeds max_request, and none is below min_request (1 or more; a
- * 0-byte request counts as 1). See "Sizing by a proven bound" above. A constant
- * expression when its arguments are; uint64_t arithmetic (check the result
- * fits your RAM, let alone size_t). */
+/* Storage bytes for a bounded heap that can never fail for lack of a large
+ * enough free block, when the requested bytes live at once never exceed
+ * max_live_bytes, no request exceeds max_request, and none is below
+ * min_request (1 or more; a 0-byte request counts as 1). See "Sizing" above.
+ * Holds for heaps from STOW_HEAP_DEFINE_BOUNDED or stow_heap_init_bounded, not
+ * for the default policy. A constant expression when its arguments are;
+ * uint64_t arithmetic (check the result fits your RAM, let alone size_t). */
 #define STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, min_request)                 \
     STOW__HEAP_STORAGE(STOW__HEAP_LIVE_BLOCKS(max_live_bytes, max_request, min_request) * \
                        (1u + STOW__BITPOS(STOW_HEAP_BLOCK_BYTES(max_request)) -            \
-                        STOW__BITPOS(STOW__CAST(uint64_t, STOW_HEAP_MIN_BLOCK))))
+                        STOW__BITPOS(STOW_HEAP_BLOCK_BYTES(STOW__HEAP_REQ(min_request)))))
 #define STOW_HEAP_BYTES_FOR(max_live_bytes, max_request) \
     STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, 1u)
 
 /* STOW_HEAP_DEFINE(name, bytes): defines, at file or namespace scope, a ready
- * heap `name` over bytes of storage (a constant; at least STOW_HEAP_MIN_BYTES,
- * checked at compile time), aligned to STOW_HEAP_ALIGN and placed in the NOBITS
- * section .bss.stow.heap.<name> (see linker/stow.ld). No init call; the storage
- * need not be zeroed. STOW_HEAP_DEFINE_STATIC makes `name` file-local. Inside a
- * C++ class a DEFINE is a compile error whose text points to the C++ layer. */
-#define STOW_HEAP_DEFINE(name, bytes) STOW__HEAP_DEFINE(STOW__CONSTINIT, name, bytes)
-#define STOW_HEAP_DEFINE_STATIC(name, bytes) STOW__HEAP_DEFINE(static STOW__CONSTINIT, name, bytes)
+ * heap `name` (default policy) over bytes of storage (a constant; at least
+ * STOW_HEAP_MIN_BYTES, checked at compile time), aligned to STOW_HEAP_ALIGN and
+ * placed in the NOBITS section .bss.stow.heap.<name> (see linker/stow.ld). No
+ * init call; the storage need not be zeroed. STOW_HEAP_DEFINE_STATIC makes
+ * `name` file-local. Inside a C++ class a DEFINE is a compile error whose text
+ * points to the C++ layer. The _BOUNDED forms define a bounded heap (see
+ * "Sizing"), e.g. STOW_HEAP_DEFINE_BOUNDED(h, STOW_HEAP_BYTES_FOR(2048, 256)). */
+#define STOW_HEAP_DEFINE(name, bytes) STOW__HEAP_DEFINE(STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, bytes, 0u)
+#define STOW_HEAP_DEFINE_STATIC(name, bytes) \
+    STOW__HEAP_DEFINE(static STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, bytes, 0u)
+#define STOW_HEAP_DEFINE_BOUNDED(name, bytes) \
+    STOW__HEAP_DEFINE(STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, bytes, 1u)
+#define STOW_HEAP_DEFINE_BOUNDED_STATIC(name, bytes) \
+    STOW__HEAP_DEFINE(static STOW__CONSTINIT, STOW__NO_SUBSYSTEM, name, bytes, 1u)
 /* The same, counted in subsystem sub (stow/report.h: subsystems and budgets). */
 #define STOW_HEAP_DEFINE_IN(sub, name, bytes) \
-    STOW__HEAP_DEFINE_IN(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
+    STOW__HEAP_DEFINE(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes, 0u)
 #define STOW_HEAP_DEFINE_STATIC_IN(sub, name, bytes) \
-    STOW__HEAP_DEFINE_IN(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes)
+    STOW__HEAP_DEFINE(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes, 0u)
+#define STOW_HEAP_DEFINE_BOUNDED_IN(sub, name, bytes) \
+    STOW__HEAP_DEFINE(STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes, 1u)
+#define STOW_HEAP_DEFINE_BOUNDED_STATIC_IN(sub, name, bytes) \
+    STOW__HEAP_DEFINE(static STOW__CONSTINIT, STOW__SUBSYSTEM(sub), name, bytes, 1u)
 
 /* The smallest storage a heap accepts: room for one minimum block and the
- * heap's own words. */
+ * heap's own words in it; and the smallest an added region accepts, which
+ * also keeps its description (stow_heap_region_t) at its start. */
 #define STOW_HEAP_MIN_BYTES STOW__HEAP_STORAGE(STOW__CAST(uint64_t, STOW_HEAP_MIN_BLOCK))
+#define STOW_HEAP_MIN_REGION_BYTES                                                             \
+    (STOW_HEAP_MIN_BYTES +                                                                     \
+     ((sizeof(stow_heap_region_t) + sizeof(void *) + STOW_HEAP_ALIGN - 1u) & ~(STOW_HEAP_ALIGN - 1u)) - \
+     STOW_HEAP_ALIGN)
 
-/* Makes *h an empty heap over the size bytes at buf. O(1) at level 0; at
- * levels 1 and 2 it clears the bit map (size / (8 * STOW_HEAP_ALIGN) bytes).
- * Statistics start at zero. Returns false, changing nothing, if buf is NULL,
- * not aligned to STOW_HEAP_ALIGN, or size is below STOW_HEAP_MIN_BYTES.
+/* Makes *h an empty heap (default policy) over the size bytes at buf, its
+ * region 0. O(1) at level 0; at levels 1 and 2 it clears the bit map (size /
+ * (8 * STOW_HEAP_ALIGN) bytes). Statistics start at zero; no hook is set.
+ * Returns false, changing nothing, if buf is NULL, not aligned to
+ * STOW_HEAP_ALIGN, or size is below STOW_HEAP_MIN_BYTES. Storage beyond what
+ * blocks below 2^28 bytes (2^40 on 64-bit) can use is left alone.
  * Contract violation: h is NULL. */
-bool stow_heap_init(stow_heap_t *h, void *buf, size_t size) STOW__GUARDED(stow_heap_init);
+bool stow_heap_init(stow_heap_t *h, void *buf, size_t size) STOW__HEAP_GUARDED(stow_heap_init);
 
-/* size bytes aligned to STOW_HEAP_ALIGN, or NULL (counting a fail) when no free
- * block can hold them. Contents unspecified. O(1); at level 2 also O(block) for
- * the poison check and the canary. Contract violation: h is NULL. Level 2 also
- * reports, as stow_heap_alloc, free bytes written while they were free. */
+/* The same for a bounded heap (see "Sizing"): power-of-two blocks, no slots. */
+bool stow_heap_init_bounded(stow_heap_t *h, void *buf, size_t size) STOW__HEAP_GUARDED(stow_heap_init_bounded);
+
+/* Adds the size bytes at buf to h as one more region (a heap of either
+ * policy; laid out first if it was not yet). O(1) plus one comparison per
+ * region already there; at levels 1 and 2 it also clears the region's bit map.
+ * Returns false, changing nothing, if buf is NULL, not aligned to
+ * STOW_HEAP_ALIGN, size is below STOW_HEAP_MIN_REGION_BYTES, or [buf, buf + size)
+ * overlaps a region of h (or h itself). The region stays the heap's: there is
+ * no call to take it back. Contract violation: h is NULL. */
+bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size);
+
+/* size bytes aligned to STOW_HEAP_ALIGN, or NULL (counting a fail) when no slot
+ * and no free block can hold them. Contents unspecified. O(1); at level 2 also
+ * O(block) for the poison check and the canary. Contract violation: h is NULL.
+ * Level 2 also reports, as stow_heap_alloc, free bytes written while they were
+ * free. */
 void *stow_heap_alloc(stow_heap_t *h, size_t size);
 
 /* size bytes aligned to align (a power of two; 0 means STOW_HEAP_ALIGN, and
@@ -260,28 +420,35 @@ void *stow_heap_alloc_aligned(stow_heap_t *h, size_t size, size_t align);
  * zeroing. Contract violation: h is NULL. */
 void *stow_heap_calloc(stow_heap_t *h, size_t n, size_t size);
 
-/* C's realloc: p's block resized to size bytes, its contents kept up to the
- * smaller of the two sizes, with the alignment p was allocated with.
+/* C's realloc: p's slot or block resized to size bytes, its contents kept up
+ * to the smaller of the old usable size and the new size, with the alignment p
+ * was allocated with.
  *   - p NULL: stow_heap_alloc(h, size).
- *   - size 0: like any other size, the block shrinks to the minimum; the result
- *     is not NULL and is freed like any block (p is not freed by it).
- *   - shrinking stays in place and never fails (what Lua's allocator contract
- *     needs); the bytes given back become a free block when there are enough
- *     of them.
- *   - growing stays in place when the next block is free and large enough.
- *   - otherwise the data move to a new block: O(size).
- * Returns the block (p itself when it stayed in place), or NULL (counting a
+ *   - size 0: like any other size, the smallest slot or block; the result is
+ *     not NULL and is freed like any (p is not freed by it).
+ *   - default policy: a slot stays while the new size fits it, and moves to
+ *     grow; a block shrinks in place (the bytes given back become a free block
+ *     when there are enough of them), grows in place when the block after it
+ *     is free and large enough, and otherwise moves. A shrink never moves.
+ *   - bounded policy: the block stays when the new size takes the same
+ *     power-of-two block, and otherwise moves to one of the new size, a
+ *     shrink too: where the policy puts it, so that the bound holds (it counts
+ *     the old and the new size while the move runs).
+ *   - a shrink never fails: when a bounded heap has no room to move it, it
+ *     stays in place and gives its tail back.
+ * Returns the slot or block (p itself when it stayed), or NULL (counting a
  * fail) when there is no room, in which case p is untouched and still valid.
- * O(1) in place (plus O(block) at level 2); O(size) when it moves.
+ * O(1) in place (plus O(block) at level 2); O(size) when it moves, which copies
+ * min(old usable size, size) bytes, four words at a time.
  * Contract violation (returns NULL, nothing changes): h is NULL; p is not a
- * live block of this heap (see "Level 1"). */
+ * live slot or block of this heap (see "Level 1"). */
 void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size);
 
-/* Gives p's block back; free neighbours merge with it. NULL is ignored. O(1);
- * at level 2 also O(block). Contract violation (nothing changes): h is NULL; p
- * is not a live block of this heap: outside it, inside a block, misaligned, or
- * freed already (see "Level 1"). Level 2 also reports a changed canary (the
- * block is freed anyway). */
+/* Gives p's slot or block back; free neighbours merge with a block. NULL is
+ * ignored. O(1); at level 2 also O(block). Contract violation (nothing
+ * changes): h is NULL; p is not a live slot or block of this heap: outside it,
+ * inside one, misaligned, or freed already (see "Level 1"). Level 2 also
+ * reports a changed canary (the block is freed anyway). */
 void stow_heap_free(stow_heap_t *h, void *p);
 
 /* alloc, free and realloc under the heap's lock (see "Shared use" above):
@@ -304,28 +471,65 @@ uint32_t stow_heap_lock(stow_heap_t *h);
 void stow_heap_unlock(stow_heap_t *h, uint32_t state);
 
 /* The bytes p may use: at least what was asked for (at level 2 exactly that).
- * O(1). Contract violation (returns 0): h is NULL; p is not a live block of
- * this heap (NULL included). */
+ * O(1). Contract violation (returns 0): h is NULL; p is not a live slot or
+ * block of this heap (NULL included). */
 size_t stow_heap_usable_size(const stow_heap_t *h, const void *p);
 
-/* Fills *out, in bytes: capacity (the bytes of blocks, headers included, that
- * the storage holds), used (bytes in live blocks, headers included), peak (the
- * high-water mark of used since DEFINE or init), fails (refused requests;
- * contract violations are not counted). O(1).
+/* Fills *out, in bytes: capacity (the bytes of slot pages and blocks, headers
+ * included, that the regions hold), used (bytes in live slots and blocks,
+ * headers included), peak (the high-water mark of used since DEFINE or init),
+ * fails (refused requests; contract violations are not counted). O(1).
  * Contract violation: h or out is NULL. */
 void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out);
 
-/* The largest size stow_heap_alloc() would return a block for now (0 when it
- * would refuse even size 0). O(1). Contract violation: h is NULL (returns 0). */
+/* The largest size stow_heap_alloc() is sure to serve now (0 when it could
+ * refuse even size 0): every request up to it succeeds. A larger one fails,
+ * unless it is at most STOW_HEAP_SMALL_MAX and a page already holds a free
+ * slot of its size. O(1). Contract violation: h is NULL (returns 0). */
 size_t stow_heap_largest_free(const stow_heap_t *h);
 
-/* Walks every block and every size class and returns false if any invariant is
- * broken: block sizes and bounds, headers that disagree with their neighbours,
- * two free blocks side by side, a free block in the wrong class or missing from
- * its class, a broken class list, the class bits, the used count; at level 1 the
- * live-start bits; at level 2 the poison of every free block and the canary of
- * every live one. For tests and debug builds. O(capacity).
- * Contract violation: h is NULL (returns false). */
+/* Names the function called after each refused request (NULL: none). O(1).
+ * Contract violation: h is NULL. */
+void stow_heap_set_failed_hook(stow_heap_t *h, stow_heap_failed_fn *fn);
+
+#if STOW_HEAP_TRACE
+/* Names the function called after each alloc, calloc, aligned alloc, realloc
+ * and free of h (NULL: none), with ctx. O(1). Contract violation: h is NULL. */
+void stow_heap_set_trace(stow_heap_t *h, stow_heap_trace_fn *fn, void *ctx);
+#endif
+
+/* A stow_heap_trace_fn that writes one line per call through stow_port_write()
+ * (or the tracer's own write function),
+ * in the format of adapters/preload's STOW_HEAP_TRACE ("op id size arg"; see
+ * docs/heap.md), after a first line "# stow trace 1: op id size arg". ctx is a
+ * stow_heap_tracer_t: a table of capacity entries (a power of two, at least
+ * twice the most slots and blocks live at once) in which a live block's id is
+ * its entry's place plus one, so that ids are small numbers unique among the
+ * live blocks and used again after a free (bench/replay.c and `make heap-size`
+ * replay such traces). A block the table has no room for is written with id
+ * 0, as a refused request is, and counted in dropped. O(capacity) at worst per
+ * call (a debug path). Available whatever STOW_HEAP_TRACE is. */
+typedef struct stow_heap_tracer {
+    const void **blocks; /* capacity entries, NULL to start with */
+    size_t capacity;     /* a power of two */
+    /* Where the lines go: NULL for stow_port_write(), else write(write_ctx,
+     * text, len) (a buffer, a UART, a test). */
+    void (*write)(void *write_ctx, const char *text, size_t len);
+    void *write_ctx;
+    uint32_t dropped;    /* blocks that found no room in the table */
+    bool started;        /* the first line is written */
+} stow_heap_tracer_t;
+#define STOW_HEAP_TRACER(table) {(table), sizeof(table) / sizeof((table)[0]), STOW__NULL, STOW__NULL, 0u, false}
+void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, const void *old, size_t arg);
+
+/* Walks every region's blocks, every slot page and every size class and
+ * returns false if any invariant is broken: block sizes and bounds, headers
+ * that disagree with their neighbours, two free blocks side by side, a free
+ * block in the wrong class or missing from its class, a broken class list, the
+ * class bits, the pages' headers and free slots, the lists of pages, the used
+ * count; at level 1 the live-start bits; at level 2 the poison of every free
+ * block and slot and the canary of every live one. For tests and debug builds.
+ * O(capacity). Contract violation: h is NULL (returns false). */
 bool stow_heap_check(const stow_heap_t *h);
 
 /* ---- private: what the macros above expand to ----------------------------------- */
@@ -343,47 +547,75 @@ bool stow_heap_check(const stow_heap_t *h);
              16),                                                                                \
          32) +                                                                                   \
      1u)
-/* Block bytes live at once: each requested byte costs at most
- * max(BLOCK(min) / min, 2 (min + header words) / min) bytes of block. */
 #define STOW__HEAP_REQ(m) (STOW__HEAP_MAX(STOW__CAST(uint64_t, m), UINT64_C(1)))
-#define STOW__HEAP_LIVE_BLOCKS(live, max_req, min_req)                                           \
-    STOW__HEAP_MAX(STOW_HEAP_BLOCK_BYTES(max_req),                                               \
-                   (STOW__CAST(uint64_t, live) *                                                 \
-                        STOW__HEAP_MAX(STOW_HEAP_BLOCK_BYTES(STOW__HEAP_REQ(min_req)),           \
-                                       2u * (STOW__HEAP_REQ(min_req) + STOW_HEAP_OVERHEAD +       \
-                                             STOW__HEAP_TAIL)) +                                  \
-                    STOW__HEAP_REQ(min_req) - 1u) /                                              \
-                       STOW__HEAP_REQ(min_req))
-/* Storage for blocks of b bytes: the first payload's alignment, the end word
- * and, at levels 1 and 2, the live-start bits in 32-bit words (with one word
- * and one granule of slack for the rounding). */
+/* Block bytes live at once, M in the bound: at most live * (the most block
+ * bytes a requested byte can cost). A request r >= m takes BLOCK(r) bytes;
+ * BLOCK(r) / r falls while BLOCK(r) stays and jumps where it doubles, each jump
+ * lower than the one before, so its largest value for r >= m is at r = m or
+ * at the first jump, r1 = BLOCK(m) - header - tail + 1 (where BLOCK(r1) =
+ * 2 BLOCK(m)), when r1 is a request the limits allow. At least one largest
+ * block. */
+#define STOW__HEAP_B(m) STOW_HEAP_BLOCK_BYTES(STOW__HEAP_REQ(m))
+#define STOW__HEAP_R1(m) (STOW__HEAP_B(m) - STOW_HEAP_OVERHEAD - STOW__HEAP_TAIL + 1u)
+#define STOW__HEAP_CEIL_DIV(a, b) (((a) + (b) - 1u) / (b))
+#define STOW__HEAP_LIVE_BLOCKS(live, max_req, min_req)                                              \
+    STOW__HEAP_MAX(                                                                                 \
+        STOW_HEAP_BLOCK_BYTES(max_req),                                                             \
+        STOW__HEAP_MAX(STOW__HEAP_CEIL_DIV(STOW__CAST(uint64_t, live) * STOW__HEAP_B(min_req),      \
+                                           STOW__HEAP_REQ(min_req)),                                \
+                       STOW__CAST(uint64_t, max_req) >= STOW__HEAP_R1(min_req)                      \
+                           ? STOW__HEAP_CEIL_DIV(STOW__CAST(uint64_t, live) * 2u * STOW__HEAP_B(min_req), \
+                                                 STOW__HEAP_R1(min_req))                            \
+                           : UINT64_C(0)))
+/* Storage for blocks of b bytes: the first payload's alignment and the end
+ * word (ALIGN together) and, at levels 1 and 2, the live-start bits in 32-bit
+ * words (with one word and one granule of slack for the rounding). */
 #if STOW_CHECK_LEVEL >= 1
 #define STOW__HEAP_MAP_BYTES(b) (((b) / (32u * STOW_HEAP_ALIGN) + 2u) * 4u + STOW_HEAP_ALIGN)
 #else
 #define STOW__HEAP_MAP_BYTES(b) UINT64_C(0)
 #endif
 #define STOW__HEAP_STORAGE(b) \
-    (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + sizeof(void *) + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
+    (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
-#define STOW__HEAP_DEFINE(linkage, name, bytes)                                            \
-    STOW__HEAP_DEFINE_IN(linkage, STOW__NO_SUBSYSTEM, name, bytes)
-#define STOW__HEAP_DEFINE_IN(linkage, sub, name, bytes)                                    \
+/* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
+ * layer build. Everything else starts zero; the first call lays it out. */
+#if STOW_HEAP_TRACE
+#define STOW__HEAP_TRACE_INIT STOW__NULL, STOW__NULL,
+#else
+#define STOW__HEAP_TRACE_INIT
+#endif
+#define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded)                                         \
+    {(buf),                                                                                          \
+     STOW__CAST(size_t, bytes),                                                                      \
+     (config),                                                                                       \
+     (bounded),                                                                                      \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     STOW__NULL,                                                                                     \
+     STOW__NULL,                                                                                     \
+     STOW__NULL,                                                                                     \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     STOW__NULL,                                                                                     \
+     STOW__HEAP_TRACE_INIT{STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}, \
+     {STOW__NULL},                                                                                   \
+     {0u},                                                                                           \
+     {STOW__NULL}}
+
+#define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \
     STOW_STATIC_ASSERT(STOW__CAST(uint64_t, bytes) >= STOW_HEAP_MIN_BYTES &&               \
                            STOW__CAST(uint64_t, bytes) <= SIZE_MAX,                        \
                        "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES");     \
     STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                        \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
-    linkage stow_heap_t name = {0u, 0u, 0u, 0u, NULL, NULL, 0u, STOW__HEAP_STARTS_INIT     \
-                                stow__heap_buf_##name, STOW__CAST(size_t, bytes),          \
-                                STOW__CONFIG_GUARD, 0u, {{NULL, NULL}}};                   \
+    linkage stow_heap_t name = STOW__HEAP_INITIALIZER(stow__heap_buf_##name, bytes,        \
+                                                      STOW__HEAP_CONFIG_GUARD, bounded);   \
     STOW__REGISTER(sub, heap, name, stow__heap_buf_##name)
-
-#if STOW_CHECK_LEVEL >= 1
-#define STOW__HEAP_STARTS_INIT NULL,
-#else
-#define STOW__HEAP_STARTS_INIT
-#endif
 
 #ifdef __cplusplus
 }

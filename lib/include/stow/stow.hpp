@@ -318,8 +318,14 @@ inline constexpr const char *const config_guard[3] = {
     &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
     &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)};
 inline constexpr const char *const *config = config_guard;
+/* A heap's adds STOW_HEAP_TRACE (stow/heap.h). */
+inline constexpr const char *const heap_config_guard[4] = {
+    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
+    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW), &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)};
+inline constexpr const char *const *heap_config = heap_config_guard;
 #else
 inline constexpr const char *const *config = nullptr;
+inline constexpr const char *const *heap_config = nullptr;
 #endif
 
 } // namespace detail
@@ -1832,32 +1838,10 @@ template <size_t Bytes, class Where> class heap_base {
     storage<Where, Bytes, STOW_HEAP_ALIGN> mem_;
 
     constexpr heap_base() noexcept : heap_base(mem_.bytes) { static_assert(is_in_object<Where>, STOW_HPP_IN_BSS); }
-    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use,
-     * which makes every class list empty (a head that points to itself). They
-     * are made so here already, so that no field is zero-filled in bulk (which
-     * would call memset when the constructor runs at run time). */
+    /* What STOW_HEAP_DEFINE builds (stow/heap.h): laid out at its first use. */
     constexpr explicit heap_base(unsigned char *at_) noexcept
-        : heap_(defined(at_, make_index_list<STOW__HEAP_CLASSES>())), mem_(at_)
+        : heap_(STOW__HEAP_INITIALIZER(at_, Bytes, heap_config, 0u)), mem_(at_)
     {
-    }
-
-    template <size_t... I> constexpr stow_heap_t defined(unsigned char *at_, index_list<size_t, I...>) noexcept
-    {
-        return stow_heap_t{0u,
-                           0u,
-                           0u,
-                           0u,
-                           nullptr,
-                           nullptr,
-                           0u,
-#if STOW_CHECK_LEVEL >= 1
-                           nullptr,
-#endif
-                           at_,
-                           Bytes,
-                           config,
-                           0u,
-                           {stow_heap_node_t{&heap_.classes[I], &heap_.classes[I]}...}};
     }
 
     void destroy_items() noexcept { unpoison(mem_.bytes, Bytes); }

@@ -442,10 +442,8 @@ void stow_slotmap_clear(stow_slotmap_t *m)
     m->count = 0u;
     m->dead = 0u;
     /* Downwards, so that a retirement only ever moves an index already done. */
-    uint32_t pos = count;
-    while (pos > 0u) {
-        pos--;
-        free_index_at(m, pos);
+    for (uint32_t pos = count; pos > 0u; pos--) {
+        free_index_at(m, pos - 1u);
     }
 }
 
@@ -512,10 +510,8 @@ static STOW__NOINLINE uint32_t destroy_dead(stow_slotmap_t *m,
     m->count = w;
     m->dead = 0u;
     stow__release(items + (size_t)w * stride, ((size_t)count - w) * stride);
-    uint32_t pos = count;
-    while (pos > w) {
-        pos--;
-        free_index_at(m, pos);
+    for (uint32_t pos = count; pos > w; pos--) {
+        free_index_at(m, pos - 1u);
     }
     return count - w;
 }

@@ -102,6 +102,7 @@ struct fault_bit {
     char name[13];
 };
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static const struct fault_bit cfsr_bits[] = {
     {0u, "IACCVIOL"},    {1u, "DACCVIOL"},    {3u, "MUNSTKERR"},  {4u, "MSTKERR"},
     {5u, "MLSPERR"},     {7u, "MMARVALID"},   {8u, "IBUSERR"},    {9u, "PRECISERR"},
@@ -110,6 +111,7 @@ static const struct fault_bit cfsr_bits[] = {
     {19u, "NOCP"},       {20u, "STKOF"},      {24u, "UNALIGNED"}, {25u, "DIVBYZERO"},
 };
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static const struct fault_bit hfsr_bits[] = {
     {1u, "VECTTBL"}, {30u, "FORCED"}, {31u, "DEBUGEVT"},
 };

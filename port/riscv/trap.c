@@ -139,6 +139,7 @@ static const char *exception_name(uint32_t code)
     }
 }
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static volatile uint32_t reporting;
 
 static void unexpected_interrupt(uint32_t code)

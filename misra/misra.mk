@@ -60,7 +60,10 @@ MISRA_TARGET_host := --platform=unix64 --include=misra/lp64.h -D__GNUC__=12 -D__
 MISRA_CPPCHECK := cppcheck --addon=misra --std=c11 --enable=warning,style --quiet \
                   --template='{file}:{line}:{column}:{id}' $(INC)
 MISRA_RESULTS := $(foreach s,$(MISRA_SETS),$(foreach l,$(MISRA_LEVELS),$(BUILD)/misra/$(s)-L$(l).txt))
-MISRA_SOURCES := $(LIB_DEPS) $(wildcard lib/src/*.h) $(sort $(wildcard port/cortex-m/*.[ch] port/riscv/*.[ch]))
+MISRA_SOURCES_lib := $(LIB_DEPS) $(wildcard lib/src/*.h)
+MISRA_SOURCES_cm := $(wildcard lib/include/stow/*.h) $(sort $(wildcard port/cortex-m/*.[ch]))
+MISRA_SOURCES_rv := $(wildcard lib/include/stow/*.h) $(sort $(wildcard port/riscv/*.[ch]))
+MISRA_SOURCES := $(sort $(MISRA_SOURCES_lib) $(MISRA_SOURCES_cm) $(MISRA_SOURCES_rv))
 
 TOOLS_misra := cppcheck python
 TOOL_GOALS += misra
@@ -73,7 +76,7 @@ MISRA_TARGET = $(lastword $(subst -, ,$(1)))
 # run with its own build directory (cppcheck writes its dump files there: two
 # runs sharing one would read each other's).
 define MISRA_RUN
-$(BUILD)/misra/$(1)-L$(2).txt: $(MISRA_SOURCES) misra/ilp32.h misra/lp64.h misra/riscv32.xml misra/misra.mk
+$(BUILD)/misra/$(1)-L$(2).txt: $(MISRA_SOURCES_$(call MISRA_CODE,$(1))) misra/ilp32.h misra/lp64.h misra/riscv32.xml misra/misra.mk
 	@rm -rf $$(@:.txt=.d) $$@.tmp && mkdir -p $$(@:.txt=.d)
 	$(Q)$(foreach i,$(MISRA_IMAGES_$(call MISRA_CODE,$(1))) $(MISRA_IMAGES_$(call MISRA_CODE,$(1)).$(call MISRA_TARGET,$(1))),mkdir -p $$(@:.txt=.d)/$(i) && \
 	    $(MISRA_CPPCHECK) --cppcheck-build-dir=$$(@:.txt=.d)/$(i) $(MISRA_TARGET_$(call MISRA_TARGET,$(1))) \

@@ -442,8 +442,9 @@ void stow_slotmap_clear(stow_slotmap_t *m)
     m->count = 0u;
     m->dead = 0u;
     /* Downwards, so that a retirement only ever moves an index already done. */
-    for (uint32_t pos = count; pos > 0u; pos--) {
-        free_index_at(m, pos - 1u);
+    uint32_t pos = count;
+    while (pos-- > 0u) {
+        free_index_at(m, pos);
     }
 }
 
@@ -510,8 +511,9 @@ static STOW__NOINLINE uint32_t destroy_dead(stow_slotmap_t *m,
     m->count = w;
     m->dead = 0u;
     stow__release(items + (size_t)w * stride, ((size_t)count - w) * stride);
-    for (uint32_t pos = count; pos > w; pos--) {
-        free_index_at(m, pos - 1u);
+    uint32_t pos = count;
+    while (pos-- > w) {
+        free_index_at(m, pos);
     }
     return count - w;
 }

@@ -10,7 +10,17 @@ is left. Fails when anything is left outside the pending files, when an entry
 of the record matches nothing (a stale entry hides nothing and must go), or when
 the record deviates from a mandatory rule.
 
-Usage: check.py [--pending FILE ...] RESULT ...
+Marks in the code. A finding on a line that carries cppcheck's inline
+suppression for its id (`/* cppcheck-suppress misra-c2012-13.3 ; MISRA D11 ... */`
+at the end of the line, or alone on the line above) is accounted for by the
+record the comment names after `MISRA'; the record must exist and be for that
+rule. A mark for one of cppcheck's own checks names no record: the reason is in
+the comment (as `make lint' takes it). Every MISRA mark in the --source files
+must meet a finding in some configuration: a mark that hides nothing must go.
+make misra runs cppcheck without --inline-suppr, so that the marked findings
+are seen, shown and counted here.
+
+Usage: check.py [--pending FILE ...] [--source FILE ...] RESULT ...
 """
 import fnmatch
 import os
@@ -37,6 +47,25 @@ for rules, cat in (
     for r in rules.split():
         CATEGORY[r] = cat
 NAME = {"M": "mandatory", "R": "required", "A": "advisory"}
+
+
+# Rule 1.4's C11 keywords: the addon reports one where a macro expands to it, so
+# the record (M1, R1) cannot tell them apart by the source line. Instead no
+# source may spell one outside the files listed here.
+EMERGENT = {"_Generic": (), "_Noreturn": (), "_Thread_local": (),
+            "_Atomic": ("lib/src/pool_atomic.c",)}
+
+
+def emergent_misuse(sources):
+    bad = []
+    for path in sources:
+        path = os.path.normpath(path)
+        for n, text in enumerate(lines_of(path), 1):
+            for word, allowed in EMERGENT.items():
+                if re.search(r"\b%s\b" % word, text) and path not in allowed:
+                    bad.append("%s:%d: %s (rule 1.4): the record admits it in %s only" % (
+                        path, n, word, ", ".join(allowed) or "no file"))
+    return bad
 
 
 def rule_of(finding_id):
@@ -71,15 +100,42 @@ def load_record(path):
     return entries
 
 
-def source_line(path, line, cache={}):
-    if path not in cache:
+LINES = {}
+
+
+def lines_of(path):
+    if path not in LINES:
         try:
             with open(path, errors="replace") as f:
-                cache[path] = f.read().split("\n")
+                LINES[path] = f.read().split("\n")
         except OSError:
-            cache[path] = []
-    lines = cache[path]
+            LINES[path] = []
+    return LINES[path]
+
+
+def source_line(path, line):
+    lines = lines_of(path)
     return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+MARK = re.compile(r"(/\*|//)\s*cppcheck-suppress\s+([\w.-]+)\s*(?:;(.*?))?\s*(\*/|$)")
+
+
+def load_marks(sources):
+    """(path, line the mark applies to, rule) -> {record, where, used}."""
+    marks = {}
+    for path in sources:
+        path = os.path.normpath(path)
+        for n, text in enumerate(lines_of(path), 1):
+            m = MARK.search(text)
+            if m is None:
+                continue
+            alone = text[:m.start()].strip() == ""
+            record = re.search(r"\bMISRA (\w+)", m.group(3) or "")
+            marks[(path, n + 1 if alone else n, rule_of(m.group(2)))] = {
+                "record": record.group(1) if record else None, "where": "%s:%d" % (path, n),
+                "id": m.group(2), "used": 0}
+    return marks
 
 
 def matches(entry, rule, path, line):
@@ -92,14 +148,28 @@ def matches(entry, rule, path, line):
 
 def main(argv):
     pending = []
+    sources = []
     results = []
     args = iter(argv)
     for a in args:
         if a == "--pending":
             pending.append(next(args))
+        elif a == "--source":
+            sources.append(next(args))
         else:
             results.append(a)
     record = load_record(os.path.join(HERE, "deviations.txt"))
+    marks = load_marks(sorted(set(sources)))
+    bad = emergent_misuse(sorted(set(sources)))
+    for mark in marks.values():
+        if mark["id"].startswith("misra-"):
+            named = [e for e in record if e["record"] == mark["record"]]
+            if not named:
+                bad.append("%s: a MISRA mark must name its record (`; MISRA <id>'), "
+                           "one of misra/deviations.txt" % mark["where"])
+            elif all(e["rule"] != rule_of(mark["id"]) for e in named):
+                bad.append("%s: record %s is not for rule %s" % (
+                    mark["where"], mark["record"], rule_of(mark["id"])))
 
     # One finding per (file, line, rule), with the configurations that saw it.
     findings = defaultdict(set)
@@ -122,15 +192,28 @@ def main(argv):
     table = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0, 0]))
     by_rule = defaultdict(lambda: [0, 0, 0, 0, 0])
     left = []
-    bad = []
+    inline = 0
     for (path, line, rule), configs in sorted(findings.items()):
         cat = category(rule)
         row = table[path][cat]
         rrow = by_rule[rule]
         row[0] += 1
         rrow[0] += 1
-        entry = next((e for e in record if matches(e, rule, path, line)), None)
-        if entry is not None:
+        mark = marks.get((path, line, rule))
+        if mark is not None:
+            mark["used"] += 1
+            if mark["record"] is None:
+                entry = None  # cppcheck's own check, suppressed with its reason
+            else:
+                entry = next((e for e in record if e["record"] == mark["record"]
+                              and e["rule"] == rule), None)
+        else:
+            entry = next((e for e in record if e["files"] != ["marked"]
+                          and matches(e, rule, path, line)), None)
+        if mark is not None and entry is None:
+            col = 2
+            inline += 1
+        elif entry is not None:
             entry["used"] += 1
             entry.setdefault("paths", set()).add(path)
             col = 1 if entry["kind"] == "deviation" else 2
@@ -161,6 +244,10 @@ def main(argv):
     print("per rule:", ", ".join("%s (%s) %d" % (r, category(r), by_rule[r][0])
                                  for r in sorted(by_rule, key=lambda r: [int(x) if x.isdigit() else 0
                                                                          for x in r.split(".")])))
+    for mark in marks.values():
+        if mark["used"] == 0 and mark["id"].startswith("misra-"):
+            bad.append("%s: the mark for %s meets no finding: remove it" % (
+                mark["where"], mark["id"]))
     for e in record:
         if e["used"] == 0:
             bad.append("%s: rule %s in %s matches no finding: remove the entry" % (
@@ -170,6 +257,8 @@ def main(argv):
         files = sorted(e["paths"]) if "paths" in e else []
         print("  %-5s %-24s %-9s %4d  %s" % (e["record"], e["rule"], e["kind"], e["used"],
                                             " ".join(files)))
+    print("  %-5s %-24s %-9s %4d  (cppcheck's own checks, the reason in each comment)" % (
+        "-", "cppcheck-suppress", "met", inline))
     for line in left:
         print("left: " + line)
     for line in bad:

@@ -237,7 +237,7 @@ static inline uint32_t take_used_before(stow_genpool_t *g)
     uint32_t *words = words_of(g);
     const uint32_t mask = g->index_mask;
     uint32_t w = 0u;
-    while (g->bump < g->capacity) {
+    while (g->bump < g->capacity) { /* cppcheck-suppress misra-c2012-15.4 ; MISRA D15 */
         uint32_t i = g->bump;
         if (i >= g->reached) {
             g->bump = i + 1u;

@@ -182,7 +182,7 @@
 #define ALIGN_SHIFT STOW__HEAP_ALIGN_SHIFT
 #define MIN_BLOCK STOW_HEAP_MIN_BLOCK
 #define TAIL STOW__HEAP_TAIL
-#define BITS (sizeof(size_t) * CHAR_BIT)
+#define BITS (sizeof(size_t) * (size_t)CHAR_BIT)
 #define USED ((size_t)1u)
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
@@ -281,14 +281,11 @@ static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 static FN inline size_t log2_of(size_t x) { return BITS - 1u - CLZ(x); }
 static FN inline size_t lowest_bit(size_t x) { return CTZ(x); }
 #else
-static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
-                                                 18, 22, 25, 3,  30, 8,  12, 20, 28, 15, 17,
-                                                 24, 7,  19, 27, 23, 6,  26, 5,  4,  31};
-static const unsigned char debruijn_low[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20,
-                                               15, 25, 17, 4,  8,  31, 27, 13, 23, 21, 19,
-                                               16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
 static FN inline uint32_t log2_floor32(uint32_t x)
 {
+    static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
+                                                     18, 22, 25, 3,  30, 8,  12, 20, 28, 15, 17,
+                                                     24, 7,  19, 27, 23, 6,  26, 5,  4,  31};
     x |= x >> 1;
     x |= x >> 2;
     x |= x >> 4;
@@ -298,6 +295,9 @@ static FN inline uint32_t log2_floor32(uint32_t x)
 }
 static FN inline uint32_t lowest_bit32(uint32_t x)
 {
+    static const unsigned char debruijn_low[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20,
+                                                   15, 25, 17, 4,  8,  31, 27, 13, 23, 21, 19,
+                                                   16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
     return debruijn_low[(uint32_t)((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 #if SIZE_MAX <= UINT32_MAX
@@ -472,7 +472,7 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
 /* The region that p's granule belongs to, or NULL. */
 static FN inline const region_t *region_of(const stow_heap_t *h, const void *p)
 {
-    uintptr_t a = (uintptr_t)p;
+    uintptr_t a = (uintptr_t)(const unsigned char *)p;
     for (const region_t *r = &h->region; r != NULL; r = r->next) {
         if (a >= (uintptr_t)r->first + WORD && a < (uintptr_t)r->top) {
             return r;
@@ -529,7 +529,7 @@ static FN void check_poison(unsigned char *b, size_t fsize, unsigned char *from,
 {
     unsigned char *lo = from > b + 3u * WORD ? from : b + 3u * WORD;
     unsigned char *hi = to < b + fsize - WORD ? to : b + fsize - WORD;
-    if (lo < hi && !stow__poison_intact(lo, (size_t)(hi - lo))) {
+    if (lo < hi && !stow__poison_intact(lo, stow__span(lo, hi))) {
         STOW__REPORT(what);
     }
 }
@@ -538,14 +538,14 @@ static FN void check_poison(unsigned char *b, size_t fsize, unsigned char *from,
  * holds the requested size, the bytes between the request and it 0xDD. */
 static FN void set_canary(unsigned char *p, unsigned char *end, size_t size)
 {
-    stow__fill(p + size, STOW__POISON, (size_t)(end - WORD - p) - size);
+    stow__fill(p + size, STOW__POISON, stow__span(p, end - WORD) - size);
     *W(end - WORD) = size;
 }
 static FN size_t requested_at(unsigned char *end) { return *W(end - WORD); }
 static FN bool canary_intact(unsigned char *p, unsigned char *end)
 {
     size_t size = requested_at(end);
-    size_t room = (size_t)(end - WORD - p);
+    size_t room = stow__span(p, end - WORD);
     return size <= room && stow__poison_intact(p + size, room - size);
 }
 #endif
@@ -566,14 +566,14 @@ struct layout {
  * below top. */
 static FN inline size_t map_bytes(const unsigned char *first, const unsigned char *top)
 {
-    return ((((size_t)(top - first) - WORD) >> ALIGN_SHIFT) + 31u) / 32u * 4u;
+    return (((stow__span(first, top) - WORD) >> ALIGN_SHIFT) + 31u) / 32u * 4u;
 }
 #endif
 
 static FN bool layout_of(unsigned char *start, const unsigned char *end, struct layout *out)
 {
     unsigned char *first = start + ALIGN - WORD;
-    size_t room = (size_t)(end - start);
+    size_t room = stow__span(start, end);
     if (room < ALIGN + MIN_BLOCK) {
         return false;
     }
@@ -601,7 +601,7 @@ static FN bool layout_of(unsigned char *start, const unsigned char *end, struct 
  * size 0, so no walk and no merge needs a bounds test. */
 static FN void lay_region(stow_heap_t *h, region_t *r, const struct layout *l, unsigned char *end)
 {
-    size_t blocks = (size_t)(l->top - l->first) - WORD;
+    size_t blocks = stow__span(l->first, l->top) - WORD;
     r->first = l->first;
     r->limit = l->top - WORD;
     r->top = l->top;
@@ -639,9 +639,11 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     /* avail[], classes[] and heads[], words one after the other (asserted
      * below), cleared by one pointer loop, opaque to the compiler: not
      * memset (internal.h). */
-    for (word_t *w = W((unsigned char *)h->avail); w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES)); w++) {
+    word_t *w = W((unsigned char *)h->avail);
+    while (w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES))) {
         *w = 0u;
         STOW__OPAQUE(w);
+        w++;
     }
     h->spare = NULL;
     h->top = NULL;
@@ -985,7 +987,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
     }
     unsigned char *limit = h->region.limit;
     unsigned char *t = h->top;
-    size_t tsize = (size_t)(limit - t);
+    size_t tsize = stow__span(t, limit);
     if (tsize != PAGE && tsize < PAGE + MIN_BLOCK) {
         return NULL;
     }
@@ -1026,7 +1028,7 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(h->top == b ? b : b - WORD, STOW__POISON, pages * PAGE + (h->top == b ? 0u : WORD)); /* and the old footer */
 #endif
-    set_free(h->top, (size_t)(limit - h->top));
+    set_free(h->top, stow__span(h->top, limit));
     stow__poison(b, pages * PAGE);
 }
 
@@ -1116,7 +1118,7 @@ static FN inline void free_slot(stow_heap_t *h, unsigned char *p)
 #endif
     *H(p) = (uint16_t)first;
     stow__poison(p, slot_bytes(k));
-    P(page)->free = (uint16_t)(p - page);
+    P(page)->free = (uint16_t)stow__span(page, p);
     size_t used = (size_t)P(page)->used - 1u;
     P(page)->used = (uint8_t)used;
     if (first == 0u) {
@@ -1219,7 +1221,7 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     if (c == NO_CLASS && h->top != NULL) {
         /* The top: what no class can give. */
         b = h->top;
-        fsize = (size_t)(h->region.limit - b);
+        fsize = stow__span(b, h->region.limit);
         gap = align > ALIGN ? gap_for(b, align) : 0u;
         if (gap + need > fsize) {
             return NULL;
@@ -1362,14 +1364,17 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
             } else {
                 /* The top, when no class has a block. */
                 b = h->top;
-                if (b == NULL || (size_t)(h->region.limit - b) < need) {
+                if (b == NULL || stow__span(b, h->region.limit) < need) {
+                    /* cppcheck-suppress misra-c2012-15.1 ; MISRA D16 */
                     goto slow;
                 }
-                return carve(h, b, (size_t)(h->region.limit - b), need, 0u);
+                return carve(h, b, stow__span(b, h->region.limit), need, 0u);
             }
             b = (unsigned char *)(uintptr_t)*head_at(h, c);
         }
         return carve_first(h, b, c, need);
+    } else {
+        /* too large for the fast paths: take() below */
     }
 slow:
 #endif
@@ -1609,6 +1614,8 @@ FN void *stow_heap_realloc(stow_heap_t *h, void *p, size_t size)
         q = refuse(h, size);
     } else if (q == p) {
         (void)fresh(h, q, size);
+    } else {
+        /* moved: the new block came from take(), fresh already */
     }
     TRACE(h, 'r', q, size, p, 0u);
     return q;
@@ -1711,7 +1718,7 @@ FN bool stow_heap_init_bounded(stow_heap_t *h, void *buf, size_t size)
 
 static bool overlaps(uintptr_t lo, uintptr_t hi, const void *start, const void *end)
 {
-    return lo < (uintptr_t)end && (uintptr_t)start < hi;
+    return lo < (uintptr_t)(const unsigned char *)end && (uintptr_t)(const unsigned char *)start < hi;
 }
 
 FN bool stow_heap_add_region(stow_heap_t *h, void *buf, size_t size)
@@ -1763,7 +1770,7 @@ FN void stow_heap_set_trace(stow_heap_t *h, stow_heap_trace_fn *fn, void *ctx)
 /* ---- stats, largest free, check -------------------------------------------------------------------- */
 
 /* A region's capacity: its blocks and pages, less the word that ends them. */
-static FN size_t capacity_of(const region_t *r) { return (size_t)(r->top - r->first) - WORD; }
+static FN size_t capacity_of(const region_t *r) { return stow__span(r->first, r->top) - WORD; }
 
 FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
 {
@@ -1776,7 +1783,7 @@ FN void stow_heap_stats(const stow_heap_t *h, stow_stats_t *out)
     } else {
         struct layout l;
         if (layout_of(h->buf, h->buf + h->size, &l)) {
-            capacity = (size_t)(l.top - l.first) - WORD;
+            capacity = stow__span(l.first, l.top) - WORD;
         }
     }
     out->capacity = capacity;
@@ -1816,7 +1823,7 @@ FN size_t stow_heap_largest_free(const stow_heap_t *h)
     STOW__CHECK(h != NULL, "stow_heap_largest_free: heap is NULL", 0u);
     if (h->region.first == NULL) {
         struct layout l;
-        return layout_of(h->buf, h->buf + h->size, &l) ? (size_t)(l.top - l.first) - WORD - HEADER - TAIL : 0u;
+        return layout_of(h->buf, h->buf + h->size, &l) ? stow__span(l.first, l.top) - WORD - HEADER - TAIL : 0u;
     }
     size_t block = largest_block(h);
     size_t t = h->top != NULL ? top_size(h) : 0u;
@@ -1979,7 +1986,8 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
     size_t count = (PAGE - META) / s;
     uint64_t is_free = 0u;
     size_t free_slots = 0;
-    for (size_t at = m->free; at != 0u;) {
+    size_t at = m->free;
+    while (at != 0u) {
         if (at == VIRGIN) {
             return false;
         }
@@ -1991,8 +1999,8 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         free_slots++;
         size_t next = *H(page + at);
         if (next == VIRGIN) {
-            for (i++; i < count; i++) {
-                is_free |= (uint64_t)1u << i;
+            for (size_t j = i + 1u; j < count; j++) {
+                is_free |= (uint64_t)1u << j;
                 free_slots++;
             }
             next = 0u;
@@ -2120,7 +2128,8 @@ FN bool stow_heap_check(const stow_heap_t *h)
         live_bits += bits_in(r);
 #endif
     }
-    for (unsigned char *page = h->zone_lo; page < h->region.top;) {
+    unsigned char *page = h->zone_lo;
+    while (page < h->region.top) {
         size_t pages;
         if (!page_ok(h, page, &pages, &t)) {
             return false;

@@ -78,7 +78,7 @@ static void put_u64(char *line, size_t *len, uint64_t v)
     size_t n = 0;
     do {
         uint64_t q = v / 10u;
-        digits[n++] = (char)('0' + (int)(v - q * 10u));
+        digits[n++] = (char)('0' + (v - q * 10u));
         v = q;
     } while (v != 0u);
     while (n > 0u) {
@@ -119,6 +119,8 @@ void stow_heap_trace_write(void *ctx, char op, const void *block, size_t size, c
         arg = old_id;
     } else if (block != NULL) {
         id = enter(t, block);
+    } else {
+        /* a refused allocation: no block, no id */
     }
     char line[4u + 3u * 21u + 2u];
     size_t len = 0;

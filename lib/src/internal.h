@@ -299,7 +299,7 @@ static inline void stow__copy_words(void *dst, const void *src, size_t n)
     }
     const void *stop = (const unsigned char *)src + n;
 #if UINTPTR_MAX > UINT32_MAX
-    if ((((uintptr_t)dst | (uintptr_t)src | n) & 7u) == 0u) {
+    if ((((uintptr_t)d | (uintptr_t)s | n) & 7u) == 0u) {
         stow__dword_t *dd = (stow__dword_t *)dst;
         const stow__dword_t *ds = (const stow__dword_t *)src;
         do {
@@ -322,7 +322,7 @@ static inline void stow__zero_words(void *dst, size_t n)
     stow__word_t *d = (stow__word_t *)dst;
     stow__word_t *end = (stow__word_t *)(void *)((unsigned char *)dst + n);
 #if UINTPTR_MAX > UINT32_MAX
-    if ((((uintptr_t)dst | n) & 7u) == 0u) {
+    if ((((uintptr_t)d | n) & 7u) == 0u) {
         stow__dword_t *dd = (stow__dword_t *)dst;
         do {
             *dd++ = 0u;

@@ -190,6 +190,8 @@ static bool bit_clear(stow_pool_t *p, uintptr_t i)
 #if STOW__POOL_HEAD_BITS == 64
 STOW_STATIC_ASSERT(ATOMIC_LLONG_LOCK_FREE == 2, "the 64-bit tagged pool head needs lock-free 64-bit atomics");
 #endif
+/* C11 atomics (_Atomic and <stdatomic.h>): MISRA C:2012 rule 1.4 deviation R1
+ * (docs/misra.md), the only portable lock-free compare-and-swap there is. */
 STOW_STATIC_ASSERT(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
                    "the tagged pool head needs lock-free 32-bit and pointer atomics");
 STOW_STATIC_ASSERT(sizeof(_Atomic stow__pool_head_t) == sizeof(stow__pool_head_t) &&

@@ -79,7 +79,8 @@ static inline stow__pool_head_t tagged_mask(const stow_pool_t *p)
 /* The block whose index plus one is i, or NULL for 0. */
 static inline unsigned char *tagged_block(const stow_pool_t *p, uint32_t i)
 {
-    return i == 0u ? NULL : p->base + (size_t)(i - 1u) * p->stride;
+    uint32_t index = i - 1u; /* wraps for 0, which is NULL */
+    return i == 0u ? NULL : p->base + (size_t)index * p->stride;
 }
 
 /* The first block's index plus one, and the block, as plain reads: for reset()

@@ -443,8 +443,7 @@ void stow_slotmap_clear(stow_slotmap_t *m)
     m->dead = 0u;
     /* Downwards, so that a retirement only ever moves an index already done. */
     uint32_t pos = count;
-    while (pos > 0u) {
-        pos--;
+    while (pos-- > 0u) {
         free_index_at(m, pos);
     }
 }
@@ -513,8 +512,7 @@ static STOW__NOINLINE uint32_t destroy_dead(stow_slotmap_t *m,
     m->dead = 0u;
     stow__release(items + (size_t)w * stride, ((size_t)count - w) * stride);
     uint32_t pos = count;
-    while (pos > w) {
-        pos--;
+    while (pos-- > w) {
         free_index_at(m, pos);
     }
     return count - w;

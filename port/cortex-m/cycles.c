@@ -87,7 +87,7 @@ static void clock_start(void)
 {
     uint32_t spin;
 #if STOW_CM_HAVE_DWT
-    if (dwt_counts()) {
+    if (dwt_counts() != 0) {
         clock_kind = CLOCK_DWT;
         return;
     }
@@ -150,6 +150,8 @@ uint32_t stow_port_cycles(void)
         wraps += 1u;
     } else if (count == 0u) {
         wraps += 1u;
+    } else {
+        /* no wrap pending: count and wraps agree */
     }
     stow_port_critical_exit(state);
     return (wraps << 24) | ((0u - count) & SYST_MAX);

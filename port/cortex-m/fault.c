@@ -102,6 +102,7 @@ struct fault_bit {
     char name[13];
 };
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static const struct fault_bit cfsr_bits[] = {
     {0u, "IACCVIOL"},    {1u, "DACCVIOL"},    {3u, "MUNSTKERR"},  {4u, "MSTKERR"},
     {5u, "MLSPERR"},     {7u, "MMARVALID"},   {8u, "IBUSERR"},    {9u, "PRECISERR"},
@@ -110,6 +111,7 @@ static const struct fault_bit cfsr_bits[] = {
     {19u, "NOCP"},       {20u, "STKOF"},      {24u, "UNALIGNED"}, {25u, "DIVBYZERO"},
 };
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static const struct fault_bit hfsr_bits[] = {
     {1u, "VECTTBL"}, {30u, "FORCED"}, {31u, "DEBUGEVT"},
 };
@@ -140,7 +142,7 @@ __attribute__((used)) void stow_cm_fault_report(const uint32_t *frame, uint32_t 
     uint32_t mmfar = SCB_MMFAR;
     uint32_t bfar = SCB_BFAR;
     /* A failed push left no frame to read (reading it could fault again). */
-    if ((cfsr & ((1u << 4) | (1u << 12))) != 0u) {
+    if ((cfsr & ((UINT32_C(1) << 4) | (UINT32_C(1) << 12))) != 0u) {
         stacked = 0;
     }
 #endif
@@ -152,7 +154,7 @@ __attribute__((used)) void stow_cm_fault_report(const uint32_t *frame, uint32_t 
     stow__cm_write_text(" (exception ");
     stow__cm_write_dec(ipsr);
     stow__cm_write_text(")\n");
-    if (stacked) {
+    if (stacked != 0) {
         write_reg("  pc ", frame[6]);
         write_reg("  lr ", frame[5]);
         write_reg("  xpsr ", frame[7]);

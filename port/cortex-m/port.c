@@ -75,6 +75,7 @@ __attribute__((weak)) void stow_port_write(const char *text, size_t len)
 }
 
 /* The last status passed to the default stow_port_exit(), for a debugger. */
+extern volatile int stow__cm_exit_status;
 volatile int stow__cm_exit_status;
 
 __attribute__((weak)) void stow_port_exit(int status)
@@ -106,7 +107,7 @@ void stow__cm_write_dec(uint32_t value)
     char buf[10]; /* "4294967295" */
     size_t pos = sizeof buf;
     do {
-        buf[--pos] = (char)('0' + (char)(value % 10u));
+        buf[--pos] = (char)('0' + (value % 10u));
         value /= 10u;
     } while (value != 0u);
     stow_port_write(&buf[pos], sizeof buf - pos);

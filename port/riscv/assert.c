@@ -28,7 +28,7 @@ static void write_int(int value)
     size_t pos = sizeof buf;
     uint32_t mag = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
     do {
-        buf[--pos] = (char)('0' + (char)(mag % 10u));
+        buf[--pos] = (char)('0' + (mag % 10u));
         mag /= 10u;
     } while (mag != 0u);
     if (value < 0) {

@@ -107,7 +107,7 @@ static void write_dec(uint32_t value)
     char buf[10];
     size_t pos = sizeof buf;
     do {
-        buf[--pos] = (char)('0' + (char)(value % 10u));
+        buf[--pos] = (char)('0' + (value % 10u));
         value /= 10u;
     } while (value != 0u);
     stow_port_write(&buf[pos], sizeof buf - pos);
@@ -139,6 +139,7 @@ static const char *exception_name(uint32_t code)
     }
 }
 
+/* cppcheck-suppress misra-c2012-8.9 ; MISRA D12 */
 static volatile uint32_t reporting;
 
 static void unexpected_interrupt(uint32_t code)

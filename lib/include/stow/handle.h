@@ -36,8 +36,8 @@ typedef struct {
 
 #define STOW_HANDLE_GENERATION_BITS (32 - STOW_HANDLE_INDEX_BITS)
 /* Largest slot count a container may have: every index must fit the index bits. */
-#define STOW_HANDLE_MAX_CAPACITY (UINT32_C(1) << STOW_HANDLE_INDEX_BITS)
-#define STOW_HANDLE_INDEX_MASK (STOW_HANDLE_MAX_CAPACITY - 1u)
+#define STOW_HANDLE_MAX_CAPACITY (STOW_HANDLE_INDEX_MASK + 1u)
+#define STOW_HANDLE_INDEX_MASK (UINT32_MAX >> (32 - STOW_HANDLE_INDEX_BITS))
 /* Largest generation; the first is 1. */
 #define STOW_HANDLE_MAX_GENERATION (UINT32_MAX >> STOW_HANDLE_INDEX_BITS)
 

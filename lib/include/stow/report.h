@@ -161,12 +161,16 @@ typedef struct { /* each array: both ends, or both NULL */
 #if STOW__REGISTRY
 /* Reserved names, reached through their link names rather than spelled in C. */
 #define STOW__LINK_NAME(sym) __asm__(STOW__STR(__USER_LABEL_PREFIX__) #sym)
+/* cppcheck-suppress misra-c2012-8.11 ; MISRA D14 */
 extern const stow_registry_entry_t *const stow__registry_start[] STOW__LINK_NAME(
     __start_stow_registry) __attribute__((weak));
+/* cppcheck-suppress misra-c2012-8.11 ; MISRA D14 */
 extern const stow_registry_entry_t *const stow__registry_stop[] STOW__LINK_NAME(
     __stop_stow_registry) __attribute__((weak));
+/* cppcheck-suppress misra-c2012-8.11 ; MISRA D14 */
 extern const stow_budget_t *const stow__budgets_start[] STOW__LINK_NAME(__start_stow_budgets)
     __attribute__((weak));
+/* cppcheck-suppress misra-c2012-8.11 ; MISRA D14 */
 extern const stow_budget_t *const stow__budgets_stop[] STOW__LINK_NAME(__stop_stow_budgets)
     __attribute__((weak));
 #endif

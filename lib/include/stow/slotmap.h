@@ -145,7 +145,7 @@ struct stow_slotmap {
 };
 
 /* The dead mark in a dense word; handle indices use at most 30 bits. */
-#define STOW__SLOTMAP_DEAD (UINT32_C(1) << 31)
+#define STOW__SLOTMAP_DEAD UINT32_C(0x80000000)
 
 /* The buffer alignment stow_slotmap_init() needs: item_align (0 meaning
  * STOW_DEFAULT_ALIGN), and at least that of the 32-bit tables. */

@@ -244,11 +244,14 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, classes) == offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail) &&
-                       offsetof(stow_heap_t, heads) ==
-                           offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes) &&
-                       sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
-                   "lay_out clears avail[], classes[] and heads[] as one run of words");
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) ==
+                       (size_t)offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail),
+                   "lay_out clears avail[] and classes[] as one run of words");
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, heads) ==
+                       (size_t)offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes),
+                   "lay_out clears classes[] and heads[] as one run of words");
+STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
+                   "the lists lay_out clears are of words");
 
 /* ---- words ------------------------------------------------------------------------ */
 

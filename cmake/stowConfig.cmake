@@ -4,7 +4,7 @@
 # every path below is found from this file's own place, so the installed tree can
 # be moved or copied anywhere.
 #
-#     find_package(stow 0.2 CONFIG REQUIRED)          # CMAKE_PREFIX_PATH=<prefix>
+#     find_package(stow 0.3 CONFIG REQUIRED)          # CMAKE_PREFIX_PATH=<prefix>
 #     target_link_libraries(fw PRIVATE stow::stow)
 #
 # Which library: the one whose ABI matches the C compiler and flags of the project

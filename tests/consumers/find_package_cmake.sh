@@ -71,7 +71,7 @@ step "stow for the host: cmake configure, build, cmake --install --prefix <scrat
 step "stow for Cortex-M4F (toolchain file, hard float): cmake --install into the same prefix, lib/stow/cortex-m4f" \
     cross_install &&
 step "the prefix moved elsewhere; nothing in it names the old place" move &&
-step "host: find_package(stow 0.2 CONFIG REQUIRED) from the moved prefix, configure and build" build_host &&
+step "host: find_package(stow 0.3 CONFIG REQUIRED) from the moved prefix, configure and build" build_host &&
 step "host program runs at the installed level 2" counts_ok "$WORK/host/host"
 step "host: stow.pc of the moved prefix (\${pcfiledir}) builds and runs the same program" build_host_pkgconfig
 step "firmware: find_package picks cortex-m4f from the moved prefix; budgets fit; builds" build_firmware &&

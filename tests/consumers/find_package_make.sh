@@ -106,7 +106,7 @@ mismatch() {
 
 step "make install PREFIX=<scratch> STOW_CHECK_LEVEL=2, then the tree moved elsewhere" install_and_move &&
 step "the moved tree's CMake package names no path of the install" relocatable &&
-step "host: find_package(stow 0.2 CONFIG REQUIRED) from the moved tree, configure and build" \
+step "host: find_package(stow 0.3 CONFIG REQUIRED) from the moved tree, configure and build" \
     build_host &&
 step "host program runs: level 2 from the installed options, its checks pass" counts_ok "$WORK/host/host"
 step "find_package(stow 9.0) is refused by stowConfigVersion.cmake" version_refused

@@ -23,8 +23,10 @@
  *   - every free-list node is a block start below bump, no cycle, and the list
  *     is free_count long;
  *   - level 2: bitmap bit i (at end) is set exactly for the blocks below bump that
- *     are in use; free blocks hold 0xDD after their link; blocks in
- *     [bump, poison_end) hold 0xDD in full.
+ *     are in use (the bits of the blocks above mean nothing, and are never read:
+ *     a word is written whole when the first of its blocks leaves bump); free
+ *     blocks hold 0xDD after their link; blocks in [bump, poison_end) hold 0xDD
+ *     in full.
  */
 #include "pool_internal.h"
 
@@ -145,13 +147,21 @@ static STOW__NOINLINE unsigned char *take_free(stow_pool_t *p, unsigned char *b)
     return next;
 }
 
-/* Level 2 half of handing out the never-used block b. */
+/* Level 2 half of handing out the never-used block b. Blocks leave bump in order,
+ * so the first of every 32 starts its bitmap word: that word is written whole
+ * (the bits of the blocks above bump 0), never read before it was written (init
+ * leaves the bitmap as it finds it, to stay O(1)). */
 static STOW__NOINLINE void take_fresh(stow_pool_t *p, unsigned char *b)
 {
     if (b < p->poison_end && !stow__poison_intact(b, p->stride)) {
         STOW__REPORT("stow_pool_alloc: a block was written after the pool was reset");
     }
-    mark(p, index_of(p, b), true);
+    uintptr_t i = index_of(p, b);
+    if ((i & 31u) == 0u) {
+        map_of(p)[i >> 5] = 1u;
+    } else {
+        mark(p, i, true);
+    }
 }
 #endif
 

@@ -318,15 +318,11 @@ inline constexpr const char *const config_guard[3] = {
     &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
     &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW)};
 inline constexpr const char *const *config = config_guard;
-/* A heap's adds STOW_HEAP_TRACE (stow/heap.h). */
-inline constexpr const char *const heap_config_guard[4] = {
-    &STOW__GUARD_SYMBOL(STOW__GUARD_LEVEL), &STOW__GUARD_SYMBOL(STOW__GUARD_INDEX),
-    &STOW__GUARD_SYMBOL(STOW__GUARD_OVERFLOW), &STOW__GUARD_SYMBOL(STOW__HEAP_GUARD_TRACE)};
-inline constexpr const char *const *heap_config = heap_config_guard;
 #else
 inline constexpr const char *const *config = nullptr;
-inline constexpr const char *const *heap_config = nullptr;
 #endif
+/* A heap's adds STOW_HEAP_TRACE: heap.h's own list, as its DEFINE uses. */
+inline constexpr const char *const *heap_config = STOW__HEAP_CONFIG_GUARD;
 
 } // namespace detail
 

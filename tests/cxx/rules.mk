@@ -131,10 +131,15 @@ $(eval $(call CXX_SUITE_TEST,cxx-pmr-clang++-c++20-O2-L1,pmr,$(CC_clang),$(CXX_C
     -O2 -g -DSTOW_CHECK_LEVEL=1))
 
 # ---- cxx-pmr-mps2-an386: the same suite for Cortex-M4, against newlib's C and
-# C++ libraries (Debian's libstdc++-arm-none-eabi-newlib; without it the run is
-# skipped with one line), -fno-exceptions as firmware builds are (running out is
-# tested on the host), run under QEMU. newlib's sbrk needs `end`: the end of
-# .bss (nothing here calls malloc, but libstdc++ links it).
+# C++ libraries (Debian's libstdc++-arm-none-eabi-newlib, one of make test's
+# tools: installed when make runs as root, else its apt-get line printed; a
+# toolchain without <memory_resource> all the same gets the run skipped with one
+# line), -fno-exceptions as firmware builds are (running out is tested on the
+# host), run under QEMU. newlib's sbrk needs `end`: the end of .bss (nothing here
+# calls malloc, but libstdc++ links it).
+TOOL_armcxx := /usr/lib/arm-none-eabi/newlib/libstdc++_nano.a:libstdc++-arm-none-eabi-newlib
+TOOLS_test += armcxx
+TOOLS_tools += armcxx
 CXX_PMR_ARM_FLAGS := -O2 -g $(CM_FLAGS) $(mps2-an386_CFLAGS) -DSTOW_CHECK_LEVEL=1 -DSTOW_TEST_TARGET \
                      -DSTOW_TEST_RAM_KIB=$(mps2-an386_RAM_KIB) $(INC) -Itests -Itests/cxx -I$(BUILD)/gen/cxx-pmr
 CXX_PMR_ARM_LIBS := --specs=nano.specs -lstdc++_nano -lsupc++_nano -lc_nano -lm -lgcc -lnosys \

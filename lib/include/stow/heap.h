@@ -329,10 +329,7 @@ struct stow_heap {
  * alignment): size, the header (and at level 2 the size word) rounded up to a
  * power of two, at least STOW_HEAP_MIN_BLOCK. A constant expression when size
  * is. */
-#define STOW_HEAP_BLOCK_BYTES(size)                                                       \
-    STOW__HEAP_MAX(STOW__CAST(uint64_t, STOW_HEAP_MIN_BLOCK),                             \
-                   STOW__HEAP_POW2CEIL(STOW__CAST(uint64_t, size) + STOW_HEAP_OVERHEAD +   \
-                                       STOW__HEAP_TAIL))
+#define STOW_HEAP_BLOCK_BYTES(size) (UINT64_C(1) << STOW__HEAP_BLOCK_LOG2(STOW__CAST(uint64_t, size)))
 
 /* Storage bytes for a bounded heap that can never fail for lack of a large
  * enough free block, when the requested bytes live at once never exceed
@@ -341,10 +338,9 @@ struct stow_heap {
  * Holds for heaps from STOW_HEAP_DEFINE_BOUNDED or stow_heap_init_bounded, not
  * for the default policy. A constant expression when its arguments are;
  * uint64_t arithmetic (check the result fits your RAM, let alone size_t). */
-#define STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, min_request)                 \
-    STOW__HEAP_STORAGE(STOW__HEAP_LIVE_BLOCKS(max_live_bytes, max_request, min_request) * \
-                       (1u + STOW__BITPOS(STOW_HEAP_BLOCK_BYTES(max_request)) -            \
-                        STOW__BITPOS(STOW_HEAP_BLOCK_BYTES(STOW__HEAP_REQ(min_request)))))
+#define STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, min_request)                   \
+    STOW__HEAP_BOUND(STOW__HEAP_REQ(max_live_bytes), STOW__CAST(uint64_t, max_request),   \
+                     STOW__HEAP_REQ(min_request), STOW__HEAP_BLOCK_LOG2(STOW__HEAP_REQ(min_request)))
 #define STOW_HEAP_BYTES_FOR(max_live_bytes, max_request) \
     STOW_HEAP_BYTES_FOR_MIN(max_live_bytes, max_request, 1u)
 
@@ -536,49 +532,77 @@ bool stow_heap_check(const stow_heap_t *h);
 
 /* ---- private: what the macros above expand to ----------------------------------- */
 
-#define STOW__HEAP_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define STOW__HEAP_SMEAR(v, s) ((v) | ((v) >> (s)))
-/* The smallest power of two >= x (x >= 1), as a constant expression. */
-#define STOW__HEAP_POW2CEIL(x)                                                                   \
-    (STOW__HEAP_SMEAR(                                                                           \
-         STOW__HEAP_SMEAR(                                                                       \
-         STOW__HEAP_SMEAR(                                                                       \
-         STOW__HEAP_SMEAR(                                                                       \
-                     STOW__HEAP_SMEAR(STOW__HEAP_SMEAR(STOW__CAST(uint64_t, x) - 1u, 1), 2), 4), \
-                 8),                                                                             \
-             16),                                                                                \
-         32) +                                                                                   \
-     1u)
-#define STOW__HEAP_REQ(m) (STOW__HEAP_MAX(STOW__CAST(uint64_t, m), UINT64_C(1)))
-/* Block bytes live at once, M in the bound: at most live * (the most block
- * bytes a requested byte can cost). A request r >= m takes BLOCK(r) bytes;
- * BLOCK(r) / r falls while BLOCK(r) stays and jumps where it doubles, each jump
- * lower than the one before, so its largest value for r >= m is at r = m or
- * at the first jump, r1 = BLOCK(m) - header - tail + 1 (where BLOCK(r1) =
- * 2 BLOCK(m)), when r1 is a request the limits allow. At least one largest
- * block. */
-#define STOW__HEAP_B(m) STOW_HEAP_BLOCK_BYTES(STOW__HEAP_REQ(m))
-#define STOW__HEAP_R1(m) (STOW__HEAP_B(m) - STOW_HEAP_OVERHEAD - STOW__HEAP_TAIL + 1u)
-#define STOW__HEAP_CEIL_DIV(a, b) (((a) + (b) - 1u) / (b))
-#define STOW__HEAP_LIVE_BLOCKS(live, max_req, min_req)                                              \
-    STOW__HEAP_MAX(                                                                                 \
-        STOW_HEAP_BLOCK_BYTES(max_req),                                                             \
-        STOW__HEAP_MAX(STOW__HEAP_CEIL_DIV(STOW__CAST(uint64_t, live) * STOW__HEAP_B(min_req),      \
-                                           STOW__HEAP_REQ(min_req)),                                \
-                       STOW__CAST(uint64_t, max_req) >= STOW__HEAP_R1(min_req)                      \
-                           ? STOW__HEAP_CEIL_DIV(STOW__CAST(uint64_t, live) * 2u * STOW__HEAP_B(min_req), \
-                                                 STOW__HEAP_R1(min_req))                            \
-                           : UINT64_C(0)))
+/* The sizing macros are constant expressions, which cannot keep a value in a
+ * variable: each use of a parameter is expanded again, and macros nested inside
+ * macros that use a parameter twice grow exponentially (a power of two found by
+ * smearing bits, inside a max, inside a bit count, came to over a megabyte of
+ * text for one STOW_HEAP_BYTES_FOR, which every file using it paid for in
+ * compile time). So the costly value, a block's log2, is a sum in which each
+ * term names its argument once, and the bound names it a few times at most. */
+
+/* A block's header (and at level 2 its size word) less one, and the smallest
+ * block less one, as constants that expand to one name each. */
+enum { STOW__HEAP_HEAD_LESS_1 = STOW_HEAP_OVERHEAD + STOW__HEAP_TAIL - 1u, STOW__HEAP_MIN_LESS_1 = STOW_HEAP_MIN_BLOCK - 1u };
+#define STOW__HEAP_REQ(m) (STOW__CAST(uint64_t, m) > 1u ? STOW__CAST(uint64_t, m) : UINT64_C(1))
+
+/* The block of a request of x bytes (uint64_t) is 2^L, L the bit length of
+ * v = (x + header - 1) | (smallest block - 1): a power of two at least x +
+ * header, and at least the smallest block. L counts the k in 0..62 with v >=
+ * 2^k, each term naming x once; LOG2_MIN does it for the smaller of two
+ * requests (the one whose v has the shorter bit length). */
+#define STOW__HEAP_V(x) (((x) + STOW__HEAP_HEAD_LESS_1) | STOW__HEAP_MIN_LESS_1)
+#define STOW__HEAP_AT(x, pow) (STOW__HEAP_V(x) >= (pow) ? 1u : 0u)
+#define STOW__HEAP_AT_MIN(x, pow) (STOW__HEAP_V(STOW__HEAP_MIN2 x) >= (pow) ? 1u : 0u)
+#define STOW__HEAP_MIN2(x, y) ((x) < (y) ? (x) : (y))
+/* The sum of at(x, 2^k) for k in 0..62. */
+#define STOW__HEAP_AT8(at, x, p)                                                                              \
+    (at(x, UINT64_C(0x1##p)) + at(x, UINT64_C(0x2##p)) + at(x, UINT64_C(0x4##p)) + at(x, UINT64_C(0x8##p)) + \
+     at(x, UINT64_C(0x10##p)) + at(x, UINT64_C(0x20##p)) + at(x, UINT64_C(0x40##p)) + at(x, UINT64_C(0x80##p)))
+#define STOW__HEAP_SUM63(at, x)                                                                               \
+    (STOW__HEAP_AT8(at, x, ) + STOW__HEAP_AT8(at, x, 00) + STOW__HEAP_AT8(at, x, 0000) +                      \
+     STOW__HEAP_AT8(at, x, 000000) + STOW__HEAP_AT8(at, x, 00000000) + STOW__HEAP_AT8(at, x, 0000000000) +     \
+     STOW__HEAP_AT8(at, x, 000000000000) + at(x, UINT64_C(0x100000000000000)) +                               \
+     at(x, UINT64_C(0x200000000000000)) + at(x, UINT64_C(0x400000000000000)) +                                \
+     at(x, UINT64_C(0x800000000000000)) + at(x, UINT64_C(0x1000000000000000)) +                               \
+     at(x, UINT64_C(0x2000000000000000)) + at(x, UINT64_C(0x4000000000000000)))
+#define STOW__HEAP_BLOCK_LOG2(x) STOW__HEAP_SUM63(STOW__HEAP_AT, x)
+/* The same for the smaller of x and y. */
+#define STOW__HEAP_LOG2_MIN(x, y) STOW__HEAP_SUM63(STOW__HEAP_AT_MIN, (x, y))
+
+/* The bound for live (at least 1), max_req and min_req (at least 1) requested
+ * bytes: M (1 + log2(n / m)) block bytes, counting the largest request as at
+ * most live (no request can be larger than the bytes live). M, the block
+ * bytes live at once, is at most live * c, c the most block bytes a requested
+ * byte can cost: BLOCK(r) / r falls while BLOCK(r) stays and jumps where it
+ * doubles, each jump lower than the one before, so for r >= min_req its
+ * largest value is at r = m = min_req, B / m (B = BLOCK(m) = 2^lb), or at the
+ * first jump, r1 = B - header + 1, 2 B / r1, when a request that large is
+ * allowed; the jump's is the larger exactly when 2 m > r1. Then live * c is at
+ * least the largest block. */
+#define STOW__HEAP_BOUND(live, max_req, min_req, lb)                                          \
+    STOW__HEAP_STORAGE(STOW__HEAP_LIVE_BLOCKS(live, max_req, min_req, lb) *                   \
+                       (1u + STOW__HEAP_LOG2_MIN(max_req, live) - (lb)))
+#define STOW__HEAP_MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
+/* The jump's cost applies: r1 <= each of max_req, live and 2 m - 1, that is
+ * their least + header - 1 >= 2^lb. */
+#define STOW__HEAP_JUMP(live, max_req, min_req, lb) \
+    (((STOW__HEAP_MIN3(max_req, live, 2u * (min_req) - 1u) + STOW__HEAP_HEAD_LESS_1) >> (lb)) != 0u)
+/* ceil(live * c), as (a - 1) / d + 1 (a >= 1) */
+#define STOW__HEAP_LIVE_BLOCKS(live, max_req, min_req, lb)                                  \
+    (STOW__HEAP_JUMP(live, max_req, min_req, lb)                                            \
+         ? (((live) << ((lb) + 1u)) - 1u) / ((UINT64_C(1) << (lb)) - STOW__HEAP_HEAD_LESS_1) + 1u \
+         : (((live) << (lb)) - 1u) / (min_req) + 1u)
+
 /* Storage for blocks of b bytes: the first payload's alignment and the end
  * word (ALIGN together) and, at levels 1 and 2, the live-start bits in 32-bit
- * words (with one word and one granule of slack for the rounding). */
+ * words: b / (8 ALIGN) bytes, with two words and one granule of slack for the
+ * rounding (b named once: (b + b / (8 ALIGN)) as one quotient). */
 #if STOW_CHECK_LEVEL >= 1
-#define STOW__HEAP_MAP_BYTES(b) (((b) / (32u * STOW_HEAP_ALIGN) + 2u) * 4u + STOW_HEAP_ALIGN)
+#define STOW__HEAP_STORAGE(b)                                                                    \
+    (STOW__CAST(uint64_t, b) * (8u * STOW_HEAP_ALIGN + 1u) / (8u * STOW_HEAP_ALIGN) + 2u * STOW_HEAP_ALIGN + 8u)
 #else
-#define STOW__HEAP_MAP_BYTES(b) UINT64_C(0)
+#define STOW__HEAP_STORAGE(b) (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN)
 #endif
-#define STOW__HEAP_STORAGE(b) \
-    (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
 /* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
  * layer build. The first call lays it out: the class lists (the tail: avail,
@@ -612,12 +636,14 @@ bool stow_heap_check(const stow_heap_t *h);
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \
-    STOW_STATIC_ASSERT(STOW__CAST(uint64_t, bytes) >= STOW_HEAP_MIN_BYTES &&               \
-                           STOW__CAST(uint64_t, bytes) <= SIZE_MAX,                        \
-                       "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES");     \
+    /* bytes in [MIN_BYTES, SIZE_MAX], bytes named once (the sizing macros are long) */   \
+    STOW_STATIC_ASSERT((STOW__CAST(uint64_t, bytes) - STOW_HEAP_MIN_BYTES) /               \
+                               (STOW__CAST(uint64_t, SIZE_MAX) - STOW_HEAP_MIN_BYTES + 1u) == 0u, \
+                       "STOW_HEAP_DEFINE: bytes must be at least STOW_HEAP_MIN_BYTES and fit size_t"); \
     STOW_ALIGNAS(STOW_HEAP_ALIGN) STOW__SECTION_IN(sub, heap, name)                        \
     static unsigned char stow__heap_buf_##name[STOW__CAST(size_t, bytes)];                 \
-    linkage stow_heap_t name = STOW__HEAP_INITIALIZER(stow__heap_buf_##name, bytes,        \
+    linkage stow_heap_t name = STOW__HEAP_INITIALIZER(stow__heap_buf_##name,               \
+                                                      sizeof stow__heap_buf_##name,        \
                                                       STOW__HEAP_CONFIG_GUARD, bounded);   \
     STOW__REGISTER(sub, heap, name, stow__heap_buf_##name)
 

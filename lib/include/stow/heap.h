@@ -542,7 +542,10 @@ bool stow_heap_check(const stow_heap_t *h);
 
 /* A block's header (and at level 2 its size word) less one, and the smallest
  * block less one, as constants that expand to one name each. */
-enum { STOW__HEAP_HEAD_LESS_1 = STOW_HEAP_OVERHEAD + STOW__HEAP_TAIL - 1u, STOW__HEAP_MIN_LESS_1 = STOW_HEAP_MIN_BLOCK - 1u };
+enum stow__heap_sizes {
+    STOW__HEAP_HEAD_LESS_1 = STOW_HEAP_OVERHEAD + STOW__HEAP_TAIL - 1u,
+    STOW__HEAP_MIN_LESS_1 = STOW_HEAP_MIN_BLOCK - 1u
+};
 #define STOW__HEAP_REQ(m) (STOW__CAST(uint64_t, m) > 1u ? STOW__CAST(uint64_t, m) : UINT64_C(1))
 
 /* The block of a request of x bytes (uint64_t) is 2^L, L the bit length of

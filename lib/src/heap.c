@@ -3,7 +3,8 @@
  *
  * Regions. Each region's storage holds a row of blocks [first, limit) that tile
  * it with no gap, then a word at limit that ends them (it reads as a live block
- * of size 0, so no walk and no merge needs a bounds test), then, in region 0
+ * of size 0, so no walk and no merge needs a bounds test; in region 0 of a
+ * default heap, as the empty top when the top is used up), then, in region 0
  * only, the pages of slots up to top, and at check levels 1 and 2 the region's
  * live-start bit map from top on. A region added later keeps its description
  * (stow_heap_region_t) at its start, before its row; region 0's is in the heap
@@ -16,7 +17,8 @@
  * payload (block + one word) is aligned to ALIGN.
  *   word 0: the size | USED | PREV_FREE | ALIGNED. PREV_FREE says that the block
  *     before is free, and so that the word before this block is that free
- *     block's size (its footer).
+ *     block's size (its footer). In a free block, whose predecessor is never
+ *     free, the same bit is IS_TOP: set on the top alone.
  *   live block: payload from word 1; when ALIGNED is set (it was allocated with
  *     more than ALIGN), its last word is that alignment, for realloc; at level
  *     2 the word before (or the last) holds the requested size, and the bytes
@@ -27,22 +29,32 @@
  *     class and needs one word per class head), its last word its size again
  *     (the footer). Word 0 is the size alone: the block before a free block is
  *     never free, and a free block is not USED.
- *   the top: region 0's last block, when it is free, is not in a class (h->top):
- *     what no class can serve is carved from its low end, pages come from its
- *     high end and go back to it, and frees next to it grow it, with no class
- *     bit to touch (dlmalloc's "top chunk"). A bounded heap has no top: its last
- *     free block is in its class like any other, as its policy needs. When region
- *     0's last block is free but in a class (freed next to the end word), the
- *     next page taken or given back makes it the top first (find_top).
+ *   the top: region 0's last block, when it is free, is not in a class (h->top,
+ *     its header IS_TOP): what no class can serve is carved from its low end,
+ *     pages come from its high end and go back to it, and frees next to it grow
+ *     it, with no class bit to touch (dlmalloc's "top chunk"). A default heap
+ *     always has one: when it is used up (a carve or a page takes all of it),
+ *     the top is empty, h->top is region 0's end word and that word reads as a
+ *     free block of size 0 marked IS_TOP, so that a block freed next to it
+ *     joins it as it would join any top (and writes the end word back). The
+ *     top's free neighbour test is its header's flag (no load of h->top). A
+ *     bounded heap has no top: its last free block is in its class like any
+ *     other, as its policy needs.
  *
  * Size classes. Below 4 ALIGN one class per size (a multiple of ALIGN); above,
- * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0, s =
- * max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three bits giving the
- * class in its power of two, counted from MIN_BLOCK's class (94 classes on
- * 32-bit targets, 138 on 64-bit ones). A bit per class in three words
- * (classes[]) says which classes have a block: the smallest non-empty class at
- * or above c is one bit scan away (two or three word tests more when it is in
- * a later word), and a class that fills or empties changes one word. TLSF
+ * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0 +
+ * FIRST_CLASS, s = max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three
+ * bits giving the class in its power of two (94 classes on 32-bit targets, 138
+ * on 64-bit ones). A class is numbered by the word of the heap object that
+ * holds its head (heads[c - FIRST_CLASS]; FIRST_CLASS, MIN_BLOCK's class, is
+ * 32 on 32-bit targets), so the word that points to a class's first block
+ * names the class. A bit per class in three words (classes[], the object's
+ * words 1 to 3) says which classes have a block, from each word's top bit down
+ * where the core counts leading zeros (else from bit 0 up): the smallest
+ * non-empty class at or above c is one shift and one count away (two or three
+ * word tests more when it is in a later word), and a class that fills or
+ * empties changes one word, which on 32-bit targets is the object's word c /
+ * 32, its bit a rotate of c. TLSF
  * keeps two levels of bits (a word of powers of two, a word of classes per
  * power) so that any number of classes fits; three words are enough here,
  * and a block's class change costs one read-modify-write instead of two.
@@ -55,15 +67,17 @@
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
  * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
  * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
- * granule: offset of the first free slot (0: full), slots in use, class, and
- * the page's next and previous in its list, by number (page n at top - n PAGE).
+ * granule: offset of the first free slot (0: full), slots in use, the slots'
+ * size in bytes (SPARE: an empty page), and the page's next and previous in its
+ * list, by number (page n at top - n PAGE).
  * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
  * (1, odd: no offset) when it and every slot after it were never handed out: a
  * new page is ready with two stores and no loop. Pages are taken at region 0's
  * top, from the top block's high end, one at a time, so the pages are one run
  * [zone_lo, top) and a pointer is a slot exactly when it is in that run (one
- * unsigned compare). A page with a free slot is in its class's list (avail[k];
- * a full one in none). An empty page goes back to the top when it is the lowest
+ * unsigned compare with zone_len, top - zone_lo). A page with a free slot is
+ * in its class's list (avail[k], whose place in the heap object a table gives
+ * for each request size; a full one in none). An empty page goes back to the top when it is the lowest
  * (zone_lo), together with the run of empty pages just above it; else it joins
  * the empty pages next to it in a run (kept whole like a free block: its lowest
  * page on the spare list, and it and the highest page say how many pages the
@@ -143,16 +157,17 @@
  *   - each region is laid out where its storage says; its blocks tile [first,
  *     limit) exactly, each size a multiple of ALIGN, at least MIN_BLOCK; its
  *     end word is USED with size 0 and PREV_FREE exactly when its last block
- *     is free; region 0's limit is one word below zone_lo, and [zone_lo, top)
- *     is whole pages;
- *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
+ *     is free (or is the empty top, below); region 0's limit is one word below
+ *     zone_lo, and [zone_lo, top) is whole pages, zone_len bytes;
+ *   - no two free blocks are neighbours; PREV_FREE is set exactly on the live
  *     blocks that follow a free block; a free block's footer equals its size;
  *   - every free block but the top is in the class of its size, once, linked
  *     both ways; class bits are set exactly for the non-empty classes (none
- *     past the last class); the top, when set, is region 0's last block, free,
- *     and the heap is not bounded;
- *   - a page is either in use (its class valid, its free slots each once on its
- *     class's grid, the never handed out ones from the VIRGIN mark to the end,
+ *     past the last class); IS_TOP is set on the top's header alone; a default
+ *     heap has a top, a bounded one none: region 0's last block, free, or
+ *     empty: region 0's end word, reading IS_TOP alone, after a live block;
+ *   - a page is either in use (its slot size a class's, its free slots each
+ *     once on that grid, the never handed out ones from the VIRGIN mark to the end,
  *     its count of live slots right and not 0) or the lowest of a run of empty
  *     pages (its count and the highest page's agree, no empty page next to the
  *     run, not at the bottom); the pages with a free slot are exactly those in
@@ -187,10 +202,15 @@
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
 #define FLAGS (USED | PREV_FREE | ALIGNED)
+#define IS_TOP PREV_FREE              /* in a free block's header: it is the top (no other free block has the flag) */
 #define SL_BITS 2u                    /* four classes per power of two */
-/* class_of()'s value for MIN_BLOCK, subtracted so that classes count from 0 */
+/* Classes are numbered by the word of the heap object that holds their head:
+ * MIN_BLOCK's class is FIRST_CLASS (32 on 32-bit targets). CLASS0 is what the
+ * formula (s << SL_BITS) + (size >> s) gives for MIN_BLOCK. */
+#define FIRST_CLASS (offsetof(stow_heap_t, heads) / WORD)
 #define CLASS0 ((ALIGN_SHIFT << SL_BITS) + MIN_BLOCK / ALIGN)
 #define CLASSES STOW__HEAP_CLASSES
+#define END_CLASS (FIRST_CLASS + CLASSES)
 #define NO_CLASS (~(size_t)0)         /* search_from()'s answer when no class has a block */
 #define BLOCK_LIMIT ((size_t)1u << STOW__HEAP_LOG2_LIMIT) /* every block is smaller */
 #define PAGE (64u * ALIGN)
@@ -205,6 +225,13 @@
 #define FAST_PATHS 1
 #else
 #define FAST_PATHS 0
+#endif
+
+/* In line wherever it is called, for the fast paths. */
+#if FAST_PATHS && defined(__GNUC__)
+#define HOT inline __attribute__((always_inline))
+#else
+#define HOT inline
 #endif
 
 /* Out of line in a build for size, in line otherwise. */
@@ -225,6 +252,10 @@ STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must b
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
 STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 3u && CLASSES < 3u * BITS,
                    "the class bits fit three words, with one to spare (search_from)");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, heads) % WORD == 0u && FIRST_CLASS >= CLASS0,
+                   "the class heads are words of the heap object");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, avail) + STOW__HEAP_SLOT_CLASSES * WORD <= 0x100u,
+                   "a page list's place in the heap object fits a byte (slot_table)");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -237,23 +268,50 @@ typedef uint16_t STOW__MAY_ALIAS half_t;
 typedef struct {
     uint16_t free; /* the offset of the first free slot, or 0 when the page is full */
     uint8_t used;  /* slots handed out */
-    uint8_t cls;   /* the slot class, or SPARE */
+    uint8_t bytes; /* the size of its slots (slot_bytes() of its class), or SPARE */
     uint16_t next; /* the next page of its list (by number), or 0 */
     uint16_t prev; /* the previous one, or 0 when the page heads its list */
 } STOW__MAY_ALIAS page_t;
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
-STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) ==
-                       (size_t)offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail),
-                   "lay_out clears avail[] and classes[] as one run of words");
-STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, heads) ==
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, avail) ==
                        (size_t)offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes),
-                   "lay_out clears classes[] and heads[] as one run of words");
+                   "lay_out clears classes[] and avail[] as one run of words");
 STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
                    "the lists lay_out clears are of words");
 
 /* ---- words ------------------------------------------------------------------------ */
+
+/* Two neighbouring words of the heap object h, at offset at (used and peak,
+ * zone_lo and zone_len), read together: on Thumb-2 with one LDRD (GCC does
+ * not merge two loads on Cortex-M); elsewhere one by one. */
+struct pair {
+    size_t w[2];
+};
+#if defined(__arm__) && defined(__thumb2__) && defined(__GNUC__)
+#define PAIR_AT(h, at)                                                                        \
+    __extension__({                                                                           \
+        struct pair v_;                                                                       \
+        __asm__("ldrd %0, %1, [%2, %3]"                                                       \
+                : "=r"(v_.w[0]), "=r"(v_.w[1])                                                \
+                : "r"(h), "I"(at), "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(h) + (at)))); \
+        v_;                                                                                   \
+    })
+#else
+#define PAIR_AT(h, at) pair_at((const unsigned char *)(h) + (at))
+#endif
+static FN inline struct pair pair_at(const void *p)
+{
+    const size_t *w = (const size_t *)p;
+    struct pair v;
+    v.w[0] = w[0];
+    v.w[1] = w[1];
+    return v;
+}
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
+                       offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
+                   "used and peak, zone_lo and zone_len are neighbours (pair_at)");
 
 static FN inline word_t *W(unsigned char *p) { return (word_t *)(void *)p; }
 static FN inline size_t head_of(unsigned char *b) { return *W(b); }
@@ -283,7 +341,11 @@ static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 #endif
 static FN inline size_t log2_of(size_t x) { return BITS - 1u - CLZ(x); }
 static FN inline size_t lowest_bit(size_t x) { return CTZ(x); }
+/* With a count-leading-zeros instruction, the class bits run from the top of
+ * each word down (see "Size classes"). */
+#define BITS_DOWN 1
 #else
+#define BITS_DOWN 0
 static FN inline uint32_t log2_floor32(uint32_t x)
 {
     static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
@@ -334,48 +396,127 @@ static FN inline size_t exact_block(size_t size)
 /* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
  * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
  * many in the 63 granules after the page header). A request of u granules
- * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. Both tables in one array, so that one base
- * address serves both. */
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u], whose
+ * list of pages is avail[unit_class[u]]: the table gives that list's place
+ * in the heap object, in bytes (one load finds the list). Both tables in one
+ * array, so that one base address serves both. */
+#define AVAIL(k) (offsetof(stow_heap_t, avail) + (k) * WORD)
 static const unsigned char slot_table[10u + STOW__HEAP_SLOT_CLASSES] = {
-    0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u, /* unit_class[u] */
-    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};        /* slot_units[k], from 10 on */
+    AVAIL(0), AVAIL(0), AVAIL(1), AVAIL(2), AVAIL(3), AVAIL(4), AVAIL(5), AVAIL(6), AVAIL(7), AVAIL(7),
+    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u}; /* slot_units[k], from 10 on */
 
 static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_table[10u + k] << ALIGN_SHIFT; }
-static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+/* The place of the list of pages for a request of size bytes, or of slots of
+ * bytes bytes, in the heap object. */
+static FN inline size_t slot_place(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+static FN inline size_t place_of_slots(size_t bytes) { return slot_table[bytes >> ALIGN_SHIFT]; }
+static FN inline unsigned char **list_at(stow_heap_t *h, size_t place)
+{
+    return (unsigned char **)(void *)((unsigned char *)h + place);
+}
+/* The slot class whose list is at place. */
+static FN inline size_t class_at_place(size_t place) { return (place - AVAIL(0)) / WORD; }
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
  * Free blocks are kept in classes: below 4 ALIGN one per size (a multiple of
  * ALIGN), above that four per power of two. With s = max(log2(size), 2 +
- * ALIGN_SHIFT) - 2, a size's class is 4 s + (size >> s) - CLASS0: the top
- * three bits of the size give the class within its power of two, and the
- * classes count from 0 (MIN_BLOCK's). A bit per class, in the few words of
- * classes[] (three), says which classes have a block: the smallest non-empty
- * class at or above c is one bit scan away, or two or three when it is in a
- * later word. There is no second level to keep: a class that fills or empties
- * touches one word. */
-static FN inline size_t class_of(size_t size)
+ * ALIGN_SHIFT) - 2, the top three bits of the size, size >> s, give the class
+ * within its power of two; a class is numbered by the word of the heap object
+ * that holds its head, (s << 2) + (size >> s) - CLASS0 + FIRST_CLASS, so that
+ * the head of class c is the object's word c (heads[c - FIRST_CLASS]) and the
+ * word that points to the first block of a class (word 2 of that block) names
+ * its class. A bit per class, in the three words of classes[], says which
+ * classes have a block: class c's is in classes[(c - FIRST_CLASS) / BITS],
+ * counted from the word's top bit down where the core counts leading zeros in
+ * one instruction (else from bit 0 up), so that the smallest non-empty class
+ * at or above c is one shift and one count away, or two or three word tests
+ * more when it is in a later word. There is no second level to keep: a class
+ * that fills or empties touches one word. On 32-bit targets FIRST_CLASS is 32
+ * and classes[] is the object's words 1 to 3, so class c's word of bits is the
+ * object's word c / 32 and its bit c % 32 from the top (one rotate). */
+static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return &W((unsigned char *)h)[c]; }
+
+static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
+static FN inline size_t class_at(size_t size, size_t s) { return (s << SL_BITS) + (size >> s) + (FIRST_CLASS - CLASS0); }
+static FN inline size_t class_of(size_t size) { return class_at(size, class_shift(size)); }
+
+/* Whether class c's word of bits is the object's word c / BITS. */
+#define BITS_BY_CLASS \
+    (FIRST_CLASS % BITS == 0u && offsetof(stow_heap_t, classes) == FIRST_CLASS / BITS * WORD)
+
+/* The word of class bits that holds class c's. */
+static FN inline word_t *bits_at(stow_heap_t *h, size_t c)
 {
-    size_t s = log2_of(size | (ALIGN << SL_BITS)) - SL_BITS;
-    return (s << SL_BITS) + (size >> s) - CLASS0;
+    return BITS_BY_CLASS ? &W((unsigned char *)h)[c / BITS] : (word_t *)&h->classes[(c - FIRST_CLASS) / BITS];
 }
 
-/* The head of class c: a word holding its first free block, or 0. */
-static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c]; }
-
-/* The smallest non-empty class at or above c (at most CLASSES), or NO_CLASS. */
-static FN inline size_t search_from(const stow_heap_t *h, size_t c)
+/* Class c's bit in its word. */
+static FN inline size_t bit_of(size_t c)
 {
-    size_t w = c / BITS;
-    size_t here = h->classes[w] & (~(size_t)0 << (c % BITS));
+#if BITS_DOWN
+    /* the top bit rotated right by (c - FIRST_CLASS) % BITS: one rotate of a
+     * constant (on ARM, whose rotate takes the amount modulo 32, written out:
+     * GCC would mask it first) */
+    const size_t top = (size_t)1u << (BITS - 1u);
+    const size_t base = (top << (FIRST_CLASS % BITS)) | (top >> ((BITS - FIRST_CLASS % BITS) % BITS));
+#if defined(__arm__) && defined(__thumb2__)
+    size_t bit;
+    __asm__("ror %0, %1, %2" : "=r"(bit) : "r"(base), "r"(c));
+    return bit;
+#else
+    return (base >> (c % BITS)) | (base << ((0u - c) % BITS));
+#endif
+#else
+    return (size_t)1u << ((c - FIRST_CLASS) % BITS);
+#endif
+}
+
+/* The first class whose bit is set in x, a word of class bits shifted so that
+ * class c's bit comes first, counting from c; x is not 0. */
+static FN inline size_t first_from(size_t c, size_t x)
+{
+#if BITS_DOWN
+    return c + CLZ(x);
+#else
+    return c + lowest_bit(x);
+#endif
+}
+
+/* The word of class bits x with the bits of the classes below c (in its
+ * word) taken out, shifted so that class c's comes first. */
+static FN inline size_t bits_from(size_t x, size_t c)
+{
+#if BITS_DOWN
+    return x << ((c - FIRST_CLASS) % BITS);
+#else
+    return x >> ((c - FIRST_CLASS) % BITS);
+#endif
+}
+
+/* The highest class whose bit is set in x, class bits word w (not 0). */
+static FN inline size_t last_in(size_t w, size_t x)
+{
+#if BITS_DOWN
+    return FIRST_CLASS + w * BITS + (BITS - 1u - lowest_bit(x));
+#else
+    return FIRST_CLASS + w * BITS + log2_of(x);
+#endif
+}
+
+/* The smallest non-empty class at or above c (at most END_CLASS), or NO_CLASS. */
+static FN inline size_t search_from(stow_heap_t *h, size_t c)
+{
+    size_t w = (c - FIRST_CLASS) / BITS;
+    size_t here = bits_from(*bits_at(h, c), c);
     if (here != 0u) {
-        return w * BITS + lowest_bit(here);
+        return first_from(c, here);
     }
     if (w == 0u && h->classes[1] != 0u) {
-        return BITS + lowest_bit(h->classes[1]);
+        return first_from(FIRST_CLASS + BITS, bits_from(h->classes[1], FIRST_CLASS + BITS));
     }
     if (w <= 1u && h->classes[2] != 0u) {
-        return 2u * BITS + lowest_bit(h->classes[2]);
+        return first_from(FIRST_CLASS + 2u * BITS, bits_from(h->classes[2], FIRST_CLASS + 2u * BITS));
     }
     return NO_CLASS;
 }
@@ -384,30 +525,24 @@ static FN inline size_t search_from(const stow_heap_t *h, size_t c)
 static FN inline size_t highest_class(const stow_heap_t *h)
 {
     if (h->classes[2] != 0u) {
-        return 2u * BITS + log2_of(h->classes[2]);
+        return last_in(2u, h->classes[2]);
     }
     if (h->classes[1] != 0u) {
-        return BITS + log2_of(h->classes[1]);
+        return last_in(1u, h->classes[1]);
     }
-    return h->classes[0] != 0u ? log2_of(h->classes[0]) : NO_CLASS;
+    return h->classes[0] != 0u ? last_in(0u, h->classes[0]) : NO_CLASS;
 }
 
 /* Class c gained its first block, or lost its last: its bit. */
-static FN inline void class_filled(stow_heap_t *h, size_t c)
-{
-    h->classes[c / BITS] |= (size_t)1u << (c % BITS);
-}
-static FN inline void class_emptied(stow_heap_t *h, size_t c)
-{
-    h->classes[c / BITS] &= ~((size_t)1u << (c % BITS));
-}
+static FN inline void class_filled(stow_heap_t *h, size_t c) { *bits_at(h, c) |= bit_of(c); }
+static FN inline void class_emptied(stow_heap_t *h, size_t c) { *bits_at(h, c) &= ~bit_of(c); }
 
 #if FAST_PATHS
 /* Class c emptied and class d filled. */
 static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
 {
-    if (c / BITS == d / BITS) {
-        h->classes[c / BITS] ^= ((size_t)1u << (c % BITS)) | ((size_t)1u << (d % BITS));
+    if (bits_at(h, c) == bits_at(h, d)) {
+        *bits_at(h, c) ^= bit_of(c) | bit_of(d);
     } else {
         class_emptied(h, c);
         class_filled(h, d);
@@ -420,7 +555,7 @@ static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
  * not free), 1 the next block of the class, 2 the word that points to b (the
  * class's head or word 1 of the block before it in the class), and its last
  * word its size again (the footer, for a free of the block after it). */
-static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
+static FN HOT void link_node(stow_heap_t *h, unsigned char *b, size_t c)
 {
     word_t *head = head_at(h, c);
     size_t first = *head;
@@ -435,26 +570,53 @@ static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
 }
 
 /* Writes free block b's size in its first and last words. */
-static FN inline void set_free(unsigned char *b, size_t size)
+static FN HOT void set_free(unsigned char *b, size_t size)
 {
     set_head(b, size);
     *W(b + size - WORD) = size;
 }
 
-static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
+/* The same for the top, whose header says that it is the top. */
+static FN HOT void set_top(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    h->top = b;
+    set_head(b, size | IS_TOP);
+    *W(b + size - WORD) = size;
+}
+
+/* The top is used up: it is empty now, its header region 0's end word
+ * (limit), of size 0. */
+static FN inline void empty_top(stow_heap_t *h, unsigned char *limit)
+{
+    h->top = limit;
+    set_head(limit, IS_TOP);
+}
+
+/* Free block b of size bytes joins the top (next, of next_size bytes, maybe
+ * empty): it is the top now, and the word after it region 0's end word. */
+static FN HOT void grow_top(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *next, size_t next_size)
+{
+    set_top(h, b, size + next_size);
+    set_head(next + next_size, USED | PREV_FREE);
+#if STOW_CHECK_LEVEL >= 2
+    if (next_size != 0u) {
+        stow__fill(next, STOW__POISON, 3u * WORD);
+    }
+#else
+    (void)next;
+#endif
+}
+
+static FN HOT void link_free(stow_heap_t *h, unsigned char *b, size_t size)
 {
     set_free(b, size);
     link_node(h, b, class_of(size));
 }
 
-/* The shift class_of(size) uses; two sizes of which the larger gives shift s
- * are in the same class exactly when they agree after shifting right by s
- * (below, a smaller size of a lower power of two shifts to less than 4). */
-static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
-
 /* Takes free block b out of its class. When b was alone in it, the word that
- * pointed to b is the class's head, whose place in heads[] names the class. */
-static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
+ * pointed to b is the class's head, whose place in the heap object names the
+ * class (a block's word is outside the object: one unsigned compare). */
+static FN HOT void unlink_free(stow_heap_t *h, unsigned char *b)
 {
     size_t next = W(b)[1];
     word_t *pprev = (word_t *)(uintptr_t)W(b)[2];
@@ -463,8 +625,8 @@ static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
         W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)pprev;
         return;
     }
-    size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
-    if (at < sizeof h->heads) {
+    size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)h);
+    if (at < END_CLASS * WORD) {
         class_emptied(h, at / WORD);
     }
 }
@@ -620,8 +782,7 @@ static FN void lay_region(stow_heap_t *h, region_t *r, const struct layout *l, u
 #endif
     set_head(r->limit, USED | PREV_FREE);
     if (r == &h->region && h->bounded == 0u) {
-        h->top = l->first;
-        set_free(l->first, blocks);
+        set_top(h, l->first, blocks);
     } else {
         link_free(h, l->first, blocks);
     }
@@ -639,14 +800,17 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    /* avail[], classes[] and heads[], words one after the other (asserted
-     * below), cleared by one pointer loop, opaque to the compiler: not
-     * memset (internal.h). */
-    word_t *w = W((unsigned char *)h->avail);
+    /* classes[] and avail[] (words one after the other, asserted above), then
+     * heads[]: cleared by a pointer loop, opaque to the compiler: not memset
+     * (internal.h). */
+    word_t *w = W((unsigned char *)h->classes);
     while (w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES))) {
         *w = 0u;
         STOW__OPAQUE(w);
         w++;
+        if (w == W((unsigned char *)(h->avail + STOW__HEAP_SLOT_CLASSES))) {
+            w = W((unsigned char *)h->heads);
+        }
     }
     h->spare = NULL;
     h->top = NULL;
@@ -655,6 +819,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     h->region.next = NULL;
     lay_region(h, &h->region, &l, h->buf + h->size);
     h->zone_lo = l.top;
+    h->zone_len = 0u;
     return true;
 }
 
@@ -670,17 +835,17 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
     if (rest >= MIN_BLOCK) {
         /* What follows it has PREV_FREE already. The rest of the top is the top. */
         if (top) {
-            h->top = b + size;
-            set_free(b + size, rest);
+            set_top(h, b + size, rest);
         } else {
             link_free(h, b + size, rest);
         }
     } else {
         size = fsize;
         if (top) {
-            h->top = NULL;
+            empty_top(h, b + fsize);
+        } else {
+            set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
         }
-        set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
     set_head(b, size | USED | flags);
     h->used += size; /* peak catches up when used next falls: see lower_used() */
@@ -692,7 +857,7 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
 #if FAST_PATHS
 /* The same for b, still the first block of class c: when the rest stays in
  * class c it takes b's place there, with no class bit to touch. */
-static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
+static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
 {
     size_t fsize = head_of(b);
     size_t rest = fsize - size;
@@ -755,10 +920,11 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
  * and not by every allocation: used only grows in between, so the high-water mark
  * is max(peak, used) (what stats() reports), and alloc stays shorter. */
-static FN inline void lower_used(stow_heap_t *h, size_t n)
+static FN HOT void lower_used(stow_heap_t *h, size_t n)
 {
-    size_t used = h->used;
-    if (used > h->peak) {
+    struct pair v = PAIR_AT(h, offsetof(stow_heap_t, used));
+    size_t used = v.w[0];
+    if (used > v.w[1]) {
         h->peak = used;
     }
     h->used = used - n;
@@ -768,7 +934,7 @@ static FN inline void lower_used(stow_heap_t *h, size_t n)
  * goes into its class: into the place of free block old, one of its pieces,
  * when that was in the same class (no class bit to touch), else first in its
  * class, old taken out of its own. */
-static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
+static FN HOT void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
 {
     size_t s = class_shift(size);
     set_free(b, size);
@@ -786,27 +952,26 @@ static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsi
         return;
     }
     unlink_free(h, old);
-    link_node(h, b, (s << SL_BITS) + (size >> s) - CLASS0);
+    link_node(h, b, class_at(size, s));
 }
 
 /* The size bytes at b (whose predecessor is live: a live block's tail, or a
  * freed block already merged backwards) become free: merged with the next
  * block if that is free, linked into its class, and announced to the block
  * after them. */
-static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
+static FN HOT void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
 {
     unsigned char *next = b + size;
     size_t next_head = head_of(next);
     if ((next_head & USED) != 0u) {
         set_head(next, next_head | PREV_FREE);
         link_free(h, b, size);
+    } else if ((next_head & IS_TOP) != 0u) {
+        next_head = size_of(next_head);
+        grow_top(h, b, size, next, next_head); /* the top grows down */
+        size += next_head;
     } else {
-        if (next == h->top) {
-            h->top = b; /* the top grows down */
-            set_free(b, size + next_head);
-        } else {
-            settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
-        }
+        settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
@@ -819,7 +984,7 @@ static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t s
 
 /* The block b (live or about to be: head is its header) becomes free, merged
  * with free neighbours. */
-static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t head)
+static FN HOT void release_block(stow_heap_t *h, unsigned char *b, size_t head)
 {
     size_t size = size_of(head);
 #if STOW_CHECK_LEVEL >= 2
@@ -837,19 +1002,17 @@ static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t hea
     if ((next_head & USED) != 0u) {
         set_head(next, next_head | PREV_FREE);
     } else {
-        size += next_head;
-        if (next == h->top) {
+        if ((next_head & IS_TOP) != 0u) {
             /* All three are the top now. */
             unlink_free(h, prev);
-            h->top = prev;
-            set_free(prev, size);
+            grow_top(h, prev, size, next, size_of(next_head));
 #if STOW_CHECK_LEVEL >= 2
-            stow__fill(next, STOW__POISON, 3u * WORD);
             stow__fill(b - WORD, STOW__POISON, WORD);
 #endif
-            stow__poison(b, size - prev_size);
+            stow__poison(b, size - prev_size + size_of(next_head));
             return;
         }
+        size += next_head;
         unlink_free(h, next);
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
@@ -862,13 +1025,21 @@ static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t hea
     stow__poison(b, size - prev_size);
 }
 
-static FN inline void free_block(stow_heap_t *h, unsigned char *b)
+static FN HOT void free_block(stow_heap_t *h, unsigned char *b)
 {
     size_t head = head_of(b);
     lower_used(h, size_of(head));
     MARK_GONE(h, b + HEADER);
     release_block(h, b, head);
 }
+
+/* The same, out of line where the fast paths are: the free of a slot stays a
+ * leaf. */
+#if FAST_PATHS
+static FN STOW__NOINLINE void free_block_apart(stow_heap_t *h, unsigned char *b) { free_block(h, b); }
+#else
+#define free_block_apart free_block
+#endif
 
 /* ---- pages of slots ---------------------------------------------------------------------------- *
  *
@@ -938,18 +1109,6 @@ static FN void list_replace(stow_heap_t *h, unsigned char **head, unsigned char 
     }
 }
 
-/* Makes region 0's last block, when free, the top (out of its class). */
-static FN bool find_top(stow_heap_t *h)
-{
-    unsigned char *limit = h->region.limit;
-    if (h->top == NULL && (head_of(limit) & PREV_FREE) != 0u && h->bounded == 0u) {
-        unsigned char *t = limit - *W(limit - WORD);
-        unlink_free(h, t);
-        h->top = t;
-    }
-    return h->top != NULL;
-}
-
 /* Empty pages (spare) lie in runs of neighbours, kept whole like free blocks:
  * the lowest page of a run is on the spare list, and it and the highest page
  * say how many pages the run has (in their header's free field, their class
@@ -960,9 +1119,9 @@ static FN inline size_t run_pages(unsigned char *page) { return P(page)->free; }
 static FN void mark_run(unsigned char *low, size_t pages)
 {
     unsigned char *high = low + (pages - 1u) * PAGE;
-    P(low)->cls = SPARE;
+    P(low)->bytes = SPARE;
     P(low)->free = (uint16_t)pages;
-    P(high)->cls = SPARE;
+    P(high)->bytes = SPARE;
     P(high)->free = (uint16_t)pages;
 }
 
@@ -980,12 +1139,12 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         }
         P(page)->free = (uint16_t)(pages - 1u);
         page += (pages - 1u) * PAGE;
-        P(page - PAGE)->cls = SPARE;
+        P(page - PAGE)->bytes = SPARE;
         P(page - PAGE)->free = (uint16_t)(pages - 1u);
         stow__unpoison(page, META);
         return page;
     }
-    if ((h->top == NULL && !find_top(h)) || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if (h->top == NULL || page_number(h, h->zone_lo) >= MAX_PAGES) {
         return NULL;
     }
     unsigned char *limit = h->region.limit;
@@ -1000,17 +1159,17 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
 #endif
     limit -= PAGE;
     if (tsize != PAGE) {
-        set_free(t, tsize - PAGE);
+        set_top(h, t, tsize - PAGE);
         set_head(limit, USED | PREV_FREE);
     } else {
-        h->top = NULL;
-        set_head(limit, USED);
+        empty_top(h, limit);
     }
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page, STOW__POISON, PAGE);
 #endif
     h->region.limit = limit;
     h->zone_lo = page;
+    h->zone_len += PAGE;
     stow__unpoison(page, META);
     return page;
 }
@@ -1021,26 +1180,24 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
 {
     unsigned char *b = h->region.limit;
     unsigned char *limit = b + pages * PAGE;
-    (void)find_top(h);
     h->zone_lo += pages * PAGE;
+    h->zone_len -= pages * PAGE;
     h->region.limit = limit;
     set_head(limit, USED | PREV_FREE);
-    if (h->top == NULL) {
-        h->top = b;
-    }
+    unsigned char *t = h->top; /* b when the top was empty */
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, pages * PAGE + (h->top == b ? 0u : WORD)); /* and the old footer */
+    stow__fill(t == b ? b : b - WORD, STOW__POISON, pages * PAGE + (t == b ? 0u : WORD)); /* and the old footer */
 #endif
-    set_free(h->top, stow__span(h->top, limit));
+    set_top(h, t, stow__span(t, limit));
     stow__poison(b, pages * PAGE);
 }
 
 /* Page became empty: out of its class's list, and one run with the empty
  * pages on either side; back to the blocks when that run is at the bottom,
  * else on the spare list. */
-static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
+static FN void page_emptied(stow_heap_t *h, unsigned char *page, unsigned char **list)
 {
-    list_remove(h, &h->avail[k], page);
+    list_remove(h, list, page);
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
@@ -1048,7 +1205,7 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
      * its lowest); a run above gives its place to page when there is none
      * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    bool run_above = above != h->region.top && P(above)->cls == SPARE;
+    bool run_above = above != h->region.top && P(above)->bytes == SPARE;
     size_t pages = 1u + (run_above ? run_pages(above) : 0u);
     if (page == h->zone_lo) {
         if (run_above) {
@@ -1057,7 +1214,7 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
         give_pages_back(h, pages);
         return;
     }
-    if (P(page - PAGE)->cls == SPARE) {
+    if (P(page - PAGE)->bytes == SPARE) {
         size_t below = run_pages(page - PAGE);
         if (run_above) {
             list_remove(h, &h->spare, above);
@@ -1073,16 +1230,17 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
     mark_run(page, pages);
 }
 
-/* The first free slot of page, the head of class k's list. */
-static FN inline unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_t k)
+/* The first free slot of page, the head of the list at list. */
+static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsigned char **list)
 {
     size_t at = P(page)->free;
+    size_t bytes = P(page)->bytes;
     unsigned char *p = page + at;
     size_t next = *H(p);
     if (next == VIRGIN) {
         /* The next slot is new too, if the page has room for it. */
-        next = at + slot_bytes(k);
-        if (next + slot_bytes(k) <= PAGE) {
+        next = at + bytes;
+        if (next + bytes <= PAGE) {
             *H(page + next) = VIRGIN;
         } else {
             next = 0u;
@@ -1093,50 +1251,67 @@ static FN inline unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, si
     if (next == 0u) {
         /* Full: it leaves the list it heads. */
         unsigned char *after = page_at(h, P(page)->next);
-        h->avail[k] = after;
+        *list = after;
         if (after != NULL) {
             P(after)->prev = 0u;
         }
     }
 #if STOW_CHECK_LEVEL >= 2
-    if (!stow__poison_intact(p + 2u, slot_bytes(k) - 2u)) {
+    if (!stow__poison_intact(p + 2u, bytes - 2u)) {
         STOW__REPORT("stow_heap_alloc: free memory was written after free");
     }
 #endif
-    h->used += slot_bytes(k);
+    h->used += bytes;
     MARK_LIVE(h, p);
-    stow__acquire(p, slot_bytes(k));
+    stow__acquire(p, bytes);
     return p;
 }
 
-static FN inline void free_slot(stow_heap_t *h, unsigned char *p)
+/* A page whose slot was just freed was full (first: its first free slot
+ * before, 0), or is empty now: onto its list, or back. used is lowered by
+ * bytes, the slot's size, here. */
+static FN STOW__NOINLINE void slot_page_changed(stow_heap_t *h, unsigned char *page, size_t first, size_t bytes)
 {
-    unsigned char *page = page_of(h, p);
-    size_t k = P(page)->cls;
-    size_t first = P(page)->free;
-    lower_used(h, slot_bytes(k));
-    MARK_GONE(h, p);
-#if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, slot_bytes(k));
-#endif
-    *H(p) = (uint16_t)first;
-    stow__poison(p, slot_bytes(k));
-    P(page)->free = (uint16_t)stow__span(page, p);
-    size_t used = (size_t)P(page)->used - 1u;
-    P(page)->used = (uint8_t)used;
+    lower_used(h, bytes);
+    unsigned char **list = list_at(h, place_of_slots(bytes));
     if (first == 0u) {
-        list_push(h, &h->avail[k], page); /* it was full */
+        list_push(h, list, page); /* it was full */
     }
-    if (used == 0u) {
-        page_emptied(h, page, k);
+    if (P(page)->used == 0u) {
+        page_emptied(h, page, list);
     }
 }
 
-/* True when p is in a page of slots (else it is a block's payload). */
-static FN inline bool is_slot(const stow_heap_t *h, const void *p)
+/* Slot p, at at bytes from the lowest page, goes back to its page. */
+static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
 {
-    return (uintptr_t)p - (uintptr_t)h->zone_lo < (uintptr_t)h->region.top - (uintptr_t)h->zone_lo;
+    size_t off = at & (PAGE - 1u);
+    unsigned char *page = p - off;
+    size_t bytes = P(page)->bytes;
+    MARK_GONE(h, p);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(p, STOW__POISON, bytes);
+#endif
+    size_t first = P(page)->free;
+    *H(p) = (uint16_t)first;
+    stow__poison(p, bytes);
+    P(page)->free = (uint16_t)off;
+    size_t used = (size_t)P(page)->used - 1u;
+    P(page)->used = (uint8_t)used;
+    if (first == 0u || used == 0u) {
+        slot_page_changed(h, page, first, bytes);
+        return;
+    }
+    lower_used(h, bytes);
 }
+
+/* Where p is from the lowest page of slots: below zone_len exactly when p is
+ * in a page of slots (else it is a block's payload). */
+static FN inline size_t slot_at(const stow_heap_t *h, const void *p)
+{
+    return (size_t)((uintptr_t)p - (uintptr_t)h->zone_lo);
+}
+static FN inline bool is_slot(const stow_heap_t *h, const void *p) { return slot_at(h, p) < h->zone_len; }
 
 /* The bytes from p to the end of its slot or block (an aligned block's last
  * word, its alignment, left out): at level 2 the last of them is the canary's
@@ -1145,7 +1320,7 @@ static FN inline size_t room_of(const stow_heap_t *h, const void *p)
 {
     unsigned char *q = (unsigned char *)(uintptr_t)p;
     if (is_slot(h, p)) {
-        return slot_bytes(P(page_of(h, q))->cls);
+        return P(page_of(h, q))->bytes;
     }
     size_t head = head_of(q - HEADER);
     return size_of(head) - HEADER - ((head & ALIGNED) != 0u ? WORD : 0u);
@@ -1270,19 +1445,19 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     return p;
 }
 
-/* A slot of class k from a page taken now (its first slot; the next one is
- * marked never handed out), which heads class k's list (empty until now); NULL
- * when no page can be had. */
-static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
+/* A slot from a page taken now for the list at list (its first slot; the
+ * next one is marked never handed out), which heads that list (empty until
+ * now); NULL when no page can be had. */
+static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, unsigned char **list)
 {
     unsigned char *page = take_page(h);
     if (page == NULL) {
         return NULL;
     }
-    size_t size = slot_bytes(k);
-    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)k, 0u, 0u}; /* one store or two */
+    size_t size = slot_bytes((size_t)(list - h->avail));
+    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)size, 0u, 0u}; /* one store or two */
     *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
-    h->avail[k] = page;
+    *list = page;
     h->used += size;
     MARK_LIVE(h, page + META);
     stow__acquire(page + META, size);
@@ -1293,9 +1468,9 @@ static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
  * counted) when no page has one and none can be had. */
 static FN inline void *take_slot(stow_heap_t *h, size_t size)
 {
-    size_t k = slot_class(size);
-    unsigned char *page = h->avail[k];
-    return page != NULL ? pop_slot(h, page, k) : slot_on_new_page(h, k);
+    unsigned char **list = list_at(h, slot_place(size));
+    unsigned char *page = *list;
+    return page != NULL ? pop_slot(h, page, list) : slot_on_new_page(h, list);
 }
 
 /* size bytes at alignment align (ALIGN or more) by the heap's policy, laying
@@ -1331,7 +1506,51 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
 #define TRACE(h, op, block, size, old, arg) ((void)0)
 #endif
 
-static FN inline void *alloc(stow_heap_t *h, size_t size)
+/* What the fast paths do not serve: take() and, when it fails, refuse(). */
+static FN STOW__NOINLINE void *alloc_slow(stow_heap_t *h, size_t size)
+{
+    void *p = take(h, size, ALIGN);
+    return p != NULL ? p : refuse(h, size);
+}
+
+#if FAST_PATHS
+/* A slot from a new page for the list at list, which has none; else the slow
+ * path. */
+static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size, unsigned char **list)
+{
+    if (h->fast_max != 0u) {
+        void *p = slot_on_new_page(h, list);
+        if (p != NULL) {
+            return p;
+        }
+    }
+    return alloc_slow(h, size);
+}
+
+/* A block of need bytes carved from the top; else the slow path. */
+static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
+{
+    unsigned char *b = h->top; /* a heap the fast paths serve has one */
+    unsigned char *limit = h->region.limit;
+    if (stow__span(b, limit) < need) {
+        return alloc_slow(h, size);
+    }
+    size_t rest = stow__span(b, limit) - need;
+    if (rest >= MIN_BLOCK) {
+        set_top(h, b + need, rest); /* what follows it has PREV_FREE already */
+    } else {
+        need += rest;
+        empty_top(h, limit);
+    }
+    set_head(b, need | USED);
+    h->used += need; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, need - HEADER);
+    return b + HEADER;
+}
+#endif
+
+static FN HOT void *alloc(stow_heap_t *h, size_t size)
 {
 #if FAST_PATHS
     /* The fast paths, inline (a build for size, -Os, goes to take() directly):
@@ -1339,52 +1558,39 @@ static FN inline void *alloc(stow_heap_t *h, size_t size)
      * until the storage is laid out and for a bounded heap, whose every
      * request goes to take(). */
     if (size <= SMALL_MAX) {
-        size_t k = slot_class(size);
-        unsigned char *page = h->avail[k];
+        unsigned char **list = list_at(h, slot_place(size));
+        unsigned char *page = *list;
         if (page != NULL) {
-            return pop_slot(h, page, k);
+            return pop_slot(h, page, list);
         }
-        if (h->fast_max != 0u) {
-            void *p = slot_on_new_page(h, k);
-            if (p != NULL) {
-                return p;
-            }
-        }
-    } else if (size <= h->fast_max) {
-        size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
-        size_t c = class_of(need);
-        unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
-        if (b == NULL || head_of(b) < need) {
-            /* The next non-empty class (search_from, its answer tested once). */
-            size_t n = c + 1u;
-            size_t here = h->classes[n / BITS] & (~(size_t)0 << (n % BITS));
-            if (here != 0u) {
-                c = (n & ~(BITS - 1u)) + lowest_bit(here);
-            } else if (n < BITS && h->classes[1] != 0u) {
-                c = BITS + lowest_bit(h->classes[1]);
-            } else if (n < 2u * BITS && h->classes[2] != 0u) {
-                c = 2u * BITS + lowest_bit(h->classes[2]);
-            } else {
-                /* The top, when no class has a block. */
-                b = h->top;
-                if (b == NULL || stow__span(b, h->region.limit) < need) {
-                    /* cppcheck-suppress misra-c2012-15.1 ; MISRA D16 */
-                    goto slow;
-                }
-                return carve(h, b, stow__span(b, h->region.limit), need, 0u);
-            }
-            b = (unsigned char *)(uintptr_t)*head_at(h, c);
-        }
-        return carve_first(h, b, c, need);
-    } else {
-        /* too large for the fast paths: take() below */
+        return alloc_new_page(h, size, list);
     }
-slow:
+    if (size > h->fast_max) {
+        return alloc_slow(h, size);
+    }
+    size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
+    size_t c = class_of(need);
+    unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
+    if (b == NULL || head_of(b) < need) {
+        /* The next non-empty class (search_from, its answer tested once). */
+        size_t n = c + 1u;
+        size_t here = bits_from(*bits_at(h, n), n);
+        if (here != 0u) {
+            c = first_from(n, here);
+        } else if (n < FIRST_CLASS + BITS && h->classes[1] != 0u) {
+            c = first_from(FIRST_CLASS + BITS, h->classes[1]);
+        } else if (n < FIRST_CLASS + 2u * BITS && h->classes[2] != 0u) {
+            c = first_from(FIRST_CLASS + 2u * BITS, h->classes[2]);
+        } else {
+            /* The top, when no class has a block. */
+            return alloc_from_top(h, size, need);
+        }
+        b = (unsigned char *)(uintptr_t)*head_at(h, c);
+    }
+    return carve_first(h, b, c, need);
+#else
+    return alloc_slow(h, size);
 #endif
-    {
-        void *p = take(h, size, ALIGN);
-        return p != NULL ? p : refuse(h, size);
-    }
 }
 
 FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
@@ -1450,12 +1656,14 @@ static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *
 }
 #endif
 
-static FN inline void release(stow_heap_t *h, void *p)
+static FN HOT void release(stow_heap_t *h, void *p)
 {
-    if (is_slot(h, p)) {
-        free_slot(h, (unsigned char *)p);
+    struct pair zone = PAIR_AT(h, offsetof(stow_heap_t, zone_lo)); /* zone_lo, zone_len */
+    size_t at = (size_t)((uintptr_t)p - zone.w[0]);
+    if (at < zone.w[1]) {
+        free_slot(h, (unsigned char *)p, at);
     } else {
-        free_block(h, (unsigned char *)p - HEADER);
+        free_block_apart(h, (unsigned char *)p - HEADER);
     }
 }
 
@@ -1541,7 +1749,7 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     unsigned char *q = (unsigned char *)p;
     if (is_slot(h, p)) {
         /* A slot stays while the size fits it, else moves. */
-        if (size + TAIL <= slot_bytes(P(page_of(h, q))->cls)) {
+        if (size + TAIL <= P(page_of(h, q))->bytes) {
             return p;
         }
         return move(h, p, size, ALIGN);
@@ -1578,21 +1786,22 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     }
     unsigned char *next = b + cur;
     size_t next_head = head_of(next);
-    if ((next_head & USED) == 0u && cur + next_head >= exact) {
+    size_t next_size = size_of(next_head);
+    if ((next_head & USED) == 0u && cur + next_size >= exact) {
         /* Grow into the next block: b and next are one free-standing block
          * whose predecessor is whatever b's was (the top, when next was). */
-        if (next == h->top) {
+        if ((next_head & IS_TOP) != 0u) {
             h->top = b;
         } else {
             unlink_free(h, next);
         }
 #if STOW_CHECK_LEVEL >= 2
-        check_poison(next, next_head, next, b + exact, "stow_heap_realloc: free memory was written after free");
+        check_poison(next, next_size, next, b + exact, "stow_heap_realloc: free memory was written after free");
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
         lower_used(h, cur);
         MARK_GONE(h, q);
-        (void)carve(h, b, cur + next_head, exact, head & PREV_FREE);
+        (void)carve(h, b, cur + next_size, exact, head & PREV_FREE);
         return p;
     }
     return move(h, p, size, ALIGN);
@@ -1809,8 +2018,7 @@ static FN size_t largest_block(const stow_heap_t *h)
 /* The size of the top, or of the last block of region 0 when that is free. */
 static FN size_t top_size(const stow_heap_t *h)
 {
-    unsigned char *limit = h->region.limit;
-    return (head_of(limit) & PREV_FREE) != 0u ? *W(limit - WORD) : 0u;
+    return h->top != NULL ? stow__span(h->top, h->region.limit) : 0u;
 }
 
 /* Whether a page for slots can be had now. */
@@ -1863,8 +2071,8 @@ static FN bool in_rows(const stow_heap_t *h, uintptr_t b)
 }
 
 /* One class's list: free blocks of that class in h's rows, each linked back to
- * the word that points to it; its bit set exactly when it is not empty. */
-static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tally *t)
+ * the word that points to it; its bit goes into bits when it is not empty. */
+static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tally *t, size_t *bits)
 {
     stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only */
     word_t *pprev = head_at(m, c);
@@ -1880,9 +2088,11 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         }
         pprev = &W(b)[1];
     }
-    bool bit = ((h->classes[c / BITS] >> (c % BITS)) & 1u) != 0u;
+    if (n != 0u) {
+        bits[(c - FIRST_CLASS) / BITS] |= bit_of(c);
+    }
     t->listed += n;
-    return (n != 0u) == bit;
+    return true;
 }
 
 #if STOW_CHECK_LEVEL >= 1
@@ -1909,8 +2119,10 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
         size_t head = head_of(b);
         size_t size = size_of(head);
         bool is_free = (head & USED) == 0u;
+        /* PREV_FREE on a free block is IS_TOP: set on the top alone */
+        bool flag = (head & PREV_FREE) != 0u;
         if (size < MIN_BLOCK || (size & (ALIGN - 1u)) != 0u || size > (size_t)(r->limit - b) ||
-            ((head & PREV_FREE) != 0u) != prev_free || (is_free && prev_free)) {
+            (is_free ? prev_free || flag != (b == h->top) || (head & ALIGNED) != 0u : flag != prev_free)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 1
@@ -1951,6 +2163,10 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
         b += size;
     }
     size_t end = head_of(r->limit);
+    if (r->limit == h->top) {
+        /* an empty top: region 0's end word, free, of size 0 */
+        return b == r->limit && end == IS_TOP && !prev_free;
+    }
     return b == r->limit && size_of(end) == 0u && (end & (USED | ALIGNED)) == USED &&
            ((end & PREV_FREE) != 0u) == prev_free;
 }
@@ -1962,13 +2178,13 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
 {
     page_t *m = P(page);
     *pages = 1u;
-    if (m->cls == SPARE) {
+    if (m->bytes == SPARE) {
         /* The lowest page of a run of empty ones: the highest says the same
          * count; all of them poison past their header at level 2. */
         size_t n = m->free;
         unsigned char *high = page + (n - 1u) * PAGE;
-        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->cls != SPARE ||
-            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->cls == SPARE)) {
+        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->bytes != SPARE ||
+            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->bytes == SPARE)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 2
@@ -1982,10 +2198,15 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         *pages = n;
         return true;
     }
-    if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
+    /* its slots' size: one of a class (the class of its units, by the table) */
+    if ((size_t)m->bytes > SMALL_MAX + TAIL) {
         return false;
     }
-    size_t s = slot_bytes(m->cls);
+    size_t k = class_at_place(place_of_slots(m->bytes));
+    if (m->bytes != slot_bytes(k)) {
+        return false;
+    }
+    size_t s = m->bytes;
     size_t count = (PAGE - META) / s;
     uint64_t is_free = 0u;
     size_t free_slots = 0;
@@ -2014,7 +2235,7 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         return false;
     }
     if (free_slots != 0u) {
-        t->avail[m->cls]++;
+        t->avail[k]++;
     }
     for (size_t i = 0; i < count; i++) {
         unsigned char *p = page + META + i * s;
@@ -2061,12 +2282,12 @@ static FN bool list_ok(const stow_heap_t *h, unsigned char *head, size_t k, size
         size_t number = page_number(h, page);
         if (n++ >= pages || number == 0u || number > pages ||
             ((size_t)(h->region.top - page) & (PAGE - 1u)) != 0u || P(page)->prev != prev ||
-            (k == SPARE ? P(page)->cls != SPARE : (P(page)->cls != k || P(page)->free == 0u)) ||
+            (k == SPARE ? P(page)->bytes != SPARE : (P(page)->bytes != slot_bytes(k) || P(page)->free == 0u)) ||
             P(page)->next > pages) {
             return false;
         }
         /* a run's lowest page: nothing spare just below, its count at its highest */
-        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->cls == SPARE || P(page)->free == 0u ||
+        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->bytes == SPARE || P(page)->free == 0u ||
                            P(page)->free > number || P(page + (P(page)->free - 1u) * PAGE)->free != P(page)->free)) {
             return false;
         }
@@ -2098,6 +2319,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     if (h->region.end != h->buf + h->size || h->max_size != most ||
         h->fast_max != (h->bounded != 0u ? 0u : most) || h->zone_lo != h->region.limit + WORD ||
+        h->zone_len != (size_t)(h->region.top - h->zone_lo) ||
         h->zone_lo > h->region.top || ((size_t)(h->region.top - h->zone_lo) & (PAGE - 1u)) != 0u ||
         (h->bounded != 0u && h->zone_lo != h->region.top)) {
         return false;
@@ -2108,17 +2330,15 @@ FN bool stow_heap_check(const stow_heap_t *h)
     t.used = 0u;
     t.live = 0u;
     stow__fill(t.avail, 0u, sizeof t.avail);
-    for (size_t c = 0; c < CLASSES; c++) {
-        if (!class_ok(h, c, blocks, &t)) {
+    /* The class bits: set exactly for the non-empty classes (none past the last). */
+    size_t bits[STOW__HEAP_CLASS_WORDS] = {0u, 0u, 0u};
+    for (size_t c = FIRST_CLASS; c < END_CLASS; c++) {
+        if (!class_ok(h, c, blocks, &t, bits)) {
             return false;
         }
     }
-    /* No bit past the last class. */
-    if ((h->classes[CLASSES / BITS] >> (CLASSES % BITS)) != 0u) {
-        return false;
-    }
-    for (size_t w = CLASSES / BITS + 1u; w < STOW__HEAP_CLASS_WORDS; w++) {
-        if (h->classes[w] != 0u) {
+    for (size_t w = 0; w < STOW__HEAP_CLASS_WORDS; w++) {
+        if (h->classes[w] != bits[w]) {
             return false;
         }
     }
@@ -2151,15 +2371,19 @@ FN bool stow_heap_check(const stow_heap_t *h)
 #else
     (void)live_bits;
 #endif
-    /* The top, when there is one, is region 0's last block, free, in no class. */
-    if (h->top != NULL &&
-        (h->bounded != 0u || (uintptr_t)h->top < (uintptr_t)h->region.first ||
-         (uintptr_t)h->top >= (uintptr_t)h->region.limit || (head_of(h->region.limit) & PREV_FREE) == 0u ||
-         h->top + *W(h->region.limit - WORD) != h->region.limit)) {
+    /* A bounded heap has no top; a default one has one: region 0's last
+     * block, free, in no class, or empty (region 0's end word). */
+    if ((h->top == NULL) != (h->bounded != 0u)) {
+        return false;
+    }
+    if (h->top != NULL && h->top != h->region.limit &&
+        ((uintptr_t)h->top < (uintptr_t)h->region.first || (uintptr_t)h->top >= (uintptr_t)h->region.limit ||
+         (head_of(h->region.limit) & PREV_FREE) == 0u || h->top + *W(h->region.limit - WORD) != h->region.limit ||
+         head_of(h->top) != (*W(h->region.limit - WORD) | IS_TOP))) {
         return false;
     }
     return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&
-           t.free_blocks == t.listed + (h->top != NULL ? 1u : 0u) &&
+           t.free_blocks == t.listed + (h->top != NULL && h->top != h->region.limit ? 1u : 0u) &&
            t.used == h->used;
 }
 

@@ -100,8 +100,8 @@
  * stow_port_write() in the trace format `make heap-size` replays.
  *
  * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
- * (STOW_HEAP_STRUCT_BYTES: 500 bytes on Cortex-M, 376 of them the first free
- * block of each of its 94 size classes; 1344 bytes on x86-64) and, in the
+ * (STOW_HEAP_STRUCT_BYTES: 504 bytes on Cortex-M, 376 of them the first free
+ * block of each of its 94 size classes; 1352 bytes on x86-64) and, in the
  * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
  * payload and a word that ends the blocks; each added region also keeps a
  * five-word description of itself at its start; at check levels 1 and 2, one
@@ -297,29 +297,36 @@ struct stow_heap_region {
 #define STOW__HEAP_CLASS_WORDS 3u
 #define STOW__HEAP_SLOT_CLASSES 8u
 
+/* The fields are in the order the heap's fast paths address them by (see
+ * heap.c, "Size classes"): bounded first, so that the class bits are the
+ * object's words 1 to 3, and as many words before heads[] as a word of class
+ * bits has bits (32 on 32-bit targets), so that the head of class c is the
+ * object's word 32 + c and that word's place names its bit. used and peak,
+ * zone_lo and zone_len are neighbours (one load each pair). */
 struct stow_heap {
+    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
+    size_t classes[STOW__HEAP_CLASS_WORDS];        /* class bits (heap.c, "Size classes"): which classes have a block */
+    unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
     unsigned char *buf;         /* region 0's storage, as DEFINE'd or given to init */
     size_t size;
     const char *const *config;  /* the options its DEFINE saw (config.h), or NULL after init */
-    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
     uint32_t lock;              /* the port's lock word for the _isr calls and lock(): 0 when free */
     uint32_t fails;             /* refused requests */
     unsigned char *spare;       /* the first empty page of slots not at the bottom, or NULL */
     unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
+    size_t zone_len;            /* the bytes of the pages of slots: region 0's top - zone_lo */
     unsigned char *top;         /* region 0's last block when it is free (not in a class), or NULL */
     size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
     size_t peak;                /* high-water mark of used (see heap.c) */
     stow_heap_failed_fn *failed;
+    stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
+    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
 #if STOW_HEAP_TRACE
     stow_heap_trace_fn *trace;
     void *trace_ctx;
 #endif
-    stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
-    unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
-    size_t classes[STOW__HEAP_CLASS_WORDS];        /* bit c % w of classes[c / w] (w bits a word): class c is not empty */
-    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
 };
 
 /* sizeof(stow_heap_t), for budgets: about 0.9 KiB on 32-bit targets. */
@@ -581,34 +588,37 @@ bool stow_heap_check(const stow_heap_t *h);
     (STOW__CAST(uint64_t, b) + STOW_HEAP_ALIGN + STOW__HEAP_MAP_BYTES(STOW__CAST(uint64_t, b)))
 
 /* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
- * layer build. The first call lays it out: the class lists (the tail: avail,
- * classes, heads) are set then, whatever they held; DEFINE gives them zeros,
+ * layer build. The first call lays it out: the class lists (the last three
+ * arguments: avail, classes, heads) are set then, whatever they held; DEFINE gives them zeros,
  * the C++ layer values that a constructor run at run time can store without
  * zero-filling them in bulk (a call to memset). */
 #if STOW_HEAP_TRACE
-#define STOW__HEAP_TRACE_INIT STOW__NULL, STOW__NULL,
+#define STOW__HEAP_TRACE_INIT , STOW__NULL, STOW__NULL
 #else
 #define STOW__HEAP_TRACE_INIT
 #endif
 #define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded) \
     STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, {STOW__NULL}, {0u}, {STOW__NULL})
-#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, ...)                               \
-    {(buf),                                                                                          \
+#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, avail, classes, heads)             \
+    {(bounded),                                                                                      \
+     classes,                                                                                        \
+     avail,                                                                                          \
+     (buf),                                                                                          \
      STOW__CAST(size_t, bytes),                                                                      \
      (config),                                                                                       \
-     (bounded),                                                                                      \
      0u,                                                                                             \
      0u,                                                                                             \
      STOW__NULL,                                                                                     \
      STOW__NULL,                                                                                     \
-     STOW__NULL,                                                                                     \
-     0u,                                                                                             \
-     0u,                                                                                             \
-     0u,                                                                                             \
      0u,                                                                                             \
      STOW__NULL,                                                                                     \
-     STOW__HEAP_TRACE_INIT{STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}, \
-     __VA_ARGS__}
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     STOW__NULL,                                                                                     \
+     {STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL},                       \
+     heads STOW__HEAP_TRACE_INIT}
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \

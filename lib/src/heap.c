@@ -27,8 +27,9 @@
  *     word that points to this block (the class's head, or word 1 of the block
  *     before it in the class: an "hlist", which unlinks without knowing its
  *     class and needs one word per class head), its last word its size again
- *     (the footer). Word 0 is the size alone: the block before a free block is
- *     never free, and a free block is not USED.
+ *     (the footer; the top keeps none: no block after it is ever freed). Word
+ *     0 is the size alone (and IS_TOP): the block before a free block is never
+ *     free, and a free block is not USED.
  *   the top: region 0's last block, when it is free, is not in a class (h->top,
  *     its header IS_TOP): what no class can serve is carved from its low end,
  *     pages come from its high end and go back to it, and frees next to it grow
@@ -160,7 +161,8 @@
  *     is free (or is the empty top, below); region 0's limit is one word below
  *     zone_lo, and [zone_lo, top) is whole pages, zone_len bytes;
  *   - no two free blocks are neighbours; PREV_FREE is set exactly on the live
- *     blocks that follow a free block; a free block's footer equals its size;
+ *     blocks that follow a free block; a free block's footer equals its size
+ *     (but the top's);
  *   - every free block but the top is in the class of its size, once, linked
  *     both ways; class bits are set exactly for the non-empty classes (none
  *     past the last class); IS_TOP is set on the top's header alone; a default
@@ -283,23 +285,51 @@ STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
 
 /* ---- words ------------------------------------------------------------------------ */
 
-/* Two neighbouring words of the heap object h, at offset at (used and peak,
- * zone_lo and zone_len), read together: on Thumb-2 with one LDRD (GCC does
- * not merge two loads on Cortex-M); elsewhere one by one. */
+static FN inline word_t *W(unsigned char *p) { return (word_t *)(void *)p; }
+static FN inline size_t head_of(unsigned char *b) { return *W(b); }
+static FN inline void set_head(unsigned char *b, size_t w) { *W(b) = w; }
+static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
+static FN inline page_t *P(unsigned char *page) { return (page_t *)(void *)page; }
+static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
+
+/* Two neighbouring words at base + at (used and peak, zone_lo and zone_len in
+ * the heap object; the next and previous links of a free block), read or
+ * written together: on Thumb-2 with one LDRD or STRD (GCC does not merge two
+ * accesses on Cortex-M); elsewhere one by one. at is a constant. */
 struct pair {
     size_t w[2];
 };
 #if defined(__arm__) && defined(__thumb2__) && defined(__GNUC__)
-#define PAIR_AT(h, at)                                                                        \
+#define PAIR_AT(base, at)                                                                     \
     __extension__({                                                                           \
         struct pair v_;                                                                       \
         __asm__("ldrd %0, %1, [%2, %3]"                                                       \
                 : "=r"(v_.w[0]), "=r"(v_.w[1])                                                \
-                : "r"(h), "I"(at), "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(h) + (at)))); \
+                : "r"(base), "I"(at),                                                         \
+                  "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(base) + (at)))); \
+        v_;                                                                                   \
+    })
+#define SET_PAIR(base, at, w0, w1)                                                            \
+    __asm__("strd %1, %2, [%3, %4]"                                                           \
+            : "=m"(*(size_t(*)[2])(void *)((unsigned char *)(base) + (at)))                   \
+            : "r"(w0), "r"(w1), "r"(base), "I"(at))
+/* zone_lo and zone_len into r2 and r3: free's slot path then runs in r0-r3
+ * and r12 (GCC's own choice needs one more register, pushed). */
+#define ZONE_OF(h)                                                                            \
+    __extension__({                                                                           \
+        register size_t lo_ __asm__("r2");                                                    \
+        register size_t len_ __asm__("r3");                                                   \
+        __asm__("ldrd %0, %1, [%2, %3]"                                                       \
+                : "=r"(lo_), "=r"(len_)                                                       \
+                : "r"(h), "I"(offsetof(stow_heap_t, zone_lo)),                                \
+                  "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(h) + offsetof(stow_heap_t, zone_lo)))); \
+        struct pair v_ = {{lo_, len_}};                                                       \
         v_;                                                                                   \
     })
 #else
-#define PAIR_AT(h, at) pair_at((const unsigned char *)(h) + (at))
+#define ZONE_OF(h) pair_at(&(h)->zone_lo)
+#define PAIR_AT(base, at) pair_at((const unsigned char *)(base) + (at))
+#define SET_PAIR(base, at, w0, w1) set_pair((unsigned char *)(base) + (at), (w0), (w1))
 #endif
 static FN inline struct pair pair_at(const void *p)
 {
@@ -309,16 +339,15 @@ static FN inline struct pair pair_at(const void *p)
     v.w[1] = w[1];
     return v;
 }
+static FN inline void set_pair(unsigned char *p, size_t w0, size_t w1)
+{
+    W(p)[0] = w0;
+    W(p)[1] = w1;
+}
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
                        offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
                    "used and peak, zone_lo and zone_len are neighbours (pair_at)");
 
-static FN inline word_t *W(unsigned char *p) { return (word_t *)(void *)p; }
-static FN inline size_t head_of(unsigned char *b) { return *W(b); }
-static FN inline void set_head(unsigned char *b, size_t w) { *W(b) = w; }
-static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
-static FN inline page_t *P(unsigned char *page) { return (page_t *)(void *)page; }
-static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 
 /* ---- bit scans ---------------------------------------------------------------------- *
  *
@@ -559,8 +588,7 @@ static FN HOT void link_node(stow_heap_t *h, unsigned char *b, size_t c)
 {
     word_t *head = head_at(h, c);
     size_t first = *head;
-    W(b)[1] = first;
-    W(b)[2] = (size_t)(uintptr_t)head;
+    SET_PAIR(b, WORD, first, (size_t)(uintptr_t)head);
     if (first != 0u) {
         W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(b)[1];
     } else {
@@ -576,12 +604,12 @@ static FN HOT void set_free(unsigned char *b, size_t size)
     *W(b + size - WORD) = size;
 }
 
-/* The same for the top, whose header says that it is the top. */
+/* Free block b of size bytes is the top: its header says so. It keeps no
+ * footer: no block after it is ever freed (the end word follows it). */
 static FN HOT void set_top(stow_heap_t *h, unsigned char *b, size_t size)
 {
     h->top = b;
     set_head(b, size | IS_TOP);
-    *W(b + size - WORD) = size;
 }
 
 /* The top is used up: it is empty now, its header region 0's end word
@@ -618,8 +646,9 @@ static FN HOT void link_free(stow_heap_t *h, unsigned char *b, size_t size)
  * class (a block's word is outside the object: one unsigned compare). */
 static FN HOT void unlink_free(stow_heap_t *h, unsigned char *b)
 {
-    size_t next = W(b)[1];
-    word_t *pprev = (word_t *)(uintptr_t)W(b)[2];
+    struct pair links = PAIR_AT(b, WORD);
+    size_t next = links.w[0];
+    word_t *pprev = (word_t *)(uintptr_t)links.w[1];
     *pprev = next;
     if (next != 0u) {
         W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)pprev;
@@ -860,17 +889,16 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
 static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
 {
     size_t fsize = head_of(b);
+    size_t next = W(b)[1];
     size_t rest = fsize - size;
     word_t *head = head_at(h, c);
-    size_t next = W(b)[1];
     if (rest >= MIN_BLOCK) {
         unsigned char *r = b + size;
         size_t rc = class_of(rest);
         set_head(r, rest);
         *W(b + fsize - WORD) = rest;
         if (rc == c) {
-            W(r)[1] = next;
-            W(r)[2] = (size_t)(uintptr_t)head;
+            SET_PAIR(r, WORD, next, (size_t)(uintptr_t)head);
             *head = (size_t)(uintptr_t)r;
             if (next != 0u) {
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
@@ -881,8 +909,7 @@ static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_
             *head = next;
             word_t *rhead = head_at(h, rc);
             size_t first = *rhead;
-            W(r)[1] = first;
-            W(r)[2] = (size_t)(uintptr_t)rhead;
+            SET_PAIR(r, WORD, first, (size_t)(uintptr_t)rhead);
             *rhead = (size_t)(uintptr_t)r;
             if (first != 0u) {
                 W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
@@ -940,10 +967,10 @@ static FN HOT void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigne
     set_free(b, size);
     if (FAST_PATHS && (size >> s) == (old_size >> s)) {
         if (b != old) {
-            size_t next = W(old)[1];
-            word_t *pprev = (word_t *)(uintptr_t)W(old)[2];
-            W(b)[1] = next;
-            W(b)[2] = (size_t)(uintptr_t)pprev;
+            struct pair links = PAIR_AT(old, WORD);
+            size_t next = links.w[0];
+            word_t *pprev = (word_t *)(uintptr_t)links.w[1];
+            SET_PAIR(b, WORD, next, (size_t)(uintptr_t)pprev);
             *pprev = (size_t)(uintptr_t)b;
             if (next != 0u) {
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(b)[1];
@@ -1065,47 +1092,58 @@ static FN inline unsigned char *page_of(const stow_heap_t *h, const unsigned cha
     return (unsigned char *)(uintptr_t)p - ((size_t)(p - h->region.top) & (PAGE - 1u));
 }
 
-static FN void list_push(stow_heap_t *h, unsigned char **head, unsigned char *page)
+/* The lists of pages link them by number from top, region 0's top (read
+ * once by the caller: the pages' stores could alias h->region.top). */
+static FN inline size_t number_in(const unsigned char *top, const unsigned char *page)
+{
+    return (size_t)(top - page) >> PAGE_SHIFT;
+}
+static FN inline unsigned char *page_in(unsigned char *top, size_t n)
+{
+    return n != 0u ? top - (n << PAGE_SHIFT) : NULL;
+}
+
+static FN HOT void list_push(unsigned char *top, unsigned char **head, unsigned char *page)
 {
     unsigned char *old = *head;
-    size_t n = page_number(h, page);
+    size_t n = number_in(top, page);
     P(page)->prev = 0u;
-    P(page)->next = (uint16_t)(old != NULL ? page_number(h, old) : 0u);
+    P(page)->next = (uint16_t)(old != NULL ? number_in(top, old) : 0u);
     if (old != NULL) {
         P(old)->prev = (uint16_t)n;
     }
     *head = page;
 }
 
-static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *page)
+static FN HOT void list_remove(unsigned char *top, unsigned char **head, unsigned char *page)
 {
-    unsigned char *next = page_at(h, P(page)->next);
-    unsigned char *prev = page_at(h, P(page)->prev);
-    if (prev != NULL) {
-        P(prev)->next = P(page)->next;
+    size_t n = P(page)->next;
+    size_t v = P(page)->prev;
+    if (v != 0u) {
+        P(page_in(top, v))->next = (uint16_t)n;
     } else {
-        *head = next;
+        *head = page_in(top, n);
     }
-    if (next != NULL) {
-        P(next)->prev = P(page)->prev;
+    if (n != 0u) {
+        P(page_in(top, n))->prev = (uint16_t)v;
     }
 }
 
 /* Page new takes old's place in the list at head. */
-static FN void list_replace(stow_heap_t *h, unsigned char **head, unsigned char *old, unsigned char *new_page)
+static FN HOT void list_replace(unsigned char *top, unsigned char **head, unsigned char *old, unsigned char *new_page)
 {
-    size_t n = page_number(h, new_page);
-    P(new_page)->next = P(old)->next;
-    P(new_page)->prev = P(old)->prev;
-    unsigned char *next = page_at(h, P(old)->next);
-    unsigned char *prev = page_at(h, P(old)->prev);
-    if (prev != NULL) {
-        P(prev)->next = (uint16_t)n;
+    size_t n = number_in(top, new_page);
+    size_t next = P(old)->next;
+    size_t prev = P(old)->prev;
+    P(new_page)->next = (uint16_t)next;
+    P(new_page)->prev = (uint16_t)prev;
+    if (prev != 0u) {
+        P(page_in(top, prev))->next = (uint16_t)n;
     } else {
         *head = new_page;
     }
-    if (next != NULL) {
-        P(next)->prev = (uint16_t)n;
+    if (next != 0u) {
+        P(page_in(top, next))->prev = (uint16_t)n;
     }
 }
 
@@ -1134,7 +1172,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
     if (page != NULL) {
         size_t pages = run_pages(page);
         if (pages == 1u) {
-            list_remove(h, &h->spare, page);
+            list_remove(h->region.top, &h->spare, page);
             return page;
         }
         P(page)->free = (uint16_t)(pages - 1u);
@@ -1144,7 +1182,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         stow__unpoison(page, META);
         return page;
     }
-    if (h->top == NULL || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if (h->top == NULL || (h->zone_len >> PAGE_SHIFT) >= MAX_PAGES) {
         return NULL;
     }
     unsigned char *limit = h->region.limit;
@@ -1192,12 +1230,13 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
     stow__poison(b, pages * PAGE);
 }
 
-/* Page became empty: out of its class's list, and one run with the empty
- * pages on either side; back to the blocks when that run is at the bottom,
- * else on the spare list. */
+/* Page became empty: out of its class's list (at list), and one run with the
+ * empty pages on either side; back to the blocks when that run is at the
+ * bottom, else on the spare list. */
 static FN void page_emptied(stow_heap_t *h, unsigned char *page, unsigned char **list)
 {
-    list_remove(h, list, page);
+    unsigned char *top = h->region.top;
+    list_remove(top, list, page);
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
@@ -1205,38 +1244,36 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, unsigned char *
      * its lowest); a run above gives its place to page when there is none
      * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    bool run_above = above != h->region.top && P(above)->bytes == SPARE;
-    size_t pages = 1u + (run_above ? run_pages(above) : 0u);
+    size_t up = above != top && P(above)->bytes == SPARE ? run_pages(above) : 0u;
     if (page == h->zone_lo) {
-        if (run_above) {
-            list_remove(h, &h->spare, above);
+        if (up != 0u) {
+            list_remove(top, &h->spare, above);
         }
-        give_pages_back(h, pages);
+        give_pages_back(h, 1u + up);
         return;
     }
     if (P(page - PAGE)->bytes == SPARE) {
         size_t below = run_pages(page - PAGE);
-        if (run_above) {
-            list_remove(h, &h->spare, above);
+        if (up != 0u) {
+            list_remove(top, &h->spare, above);
         }
-        mark_run(page - below * PAGE, pages + below);
+        mark_run(page - below * PAGE, 1u + up + below);
         return;
     }
-    if (run_above) {
-        list_replace(h, &h->spare, above, page);
+    if (up != 0u) {
+        list_replace(top, &h->spare, above, page);
     } else {
-        list_push(h, &h->spare, page);
+        list_push(top, &h->spare, page);
     }
-    mark_run(page, pages);
+    mark_run(page, 1u + up);
 }
 
 /* The first free slot of page, the head of the list at list. */
 static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsigned char **list)
 {
     size_t at = P(page)->free;
+    size_t next = *H(page + at);
     size_t bytes = P(page)->bytes;
-    unsigned char *p = page + at;
-    size_t next = *H(p);
     if (next == VIRGIN) {
         /* The next slot is new too, if the page has room for it. */
         next = at + bytes;
@@ -1250,34 +1287,35 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsig
     P(page)->used++;
     if (next == 0u) {
         /* Full: it leaves the list it heads. */
-        unsigned char *after = page_at(h, P(page)->next);
+        unsigned char *after = page_in(h->region.top, P(page)->next);
         *list = after;
         if (after != NULL) {
             P(after)->prev = 0u;
         }
     }
 #if STOW_CHECK_LEVEL >= 2
-    if (!stow__poison_intact(p + 2u, bytes - 2u)) {
+    if (!stow__poison_intact(page + at + 2u, bytes - 2u)) {
         STOW__REPORT("stow_heap_alloc: free memory was written after free");
     }
 #endif
     h->used += bytes;
-    MARK_LIVE(h, p);
-    stow__acquire(p, bytes);
-    return p;
+    MARK_LIVE(h, page + at);
+    stow__acquire(page + at, bytes);
+    return page + at;
 }
 
-/* A page whose slot was just freed was full (first: its first free slot
- * before, 0), or is empty now: onto its list, or back. used is lowered by
- * bytes, the slot's size, here. */
-static FN STOW__NOINLINE void slot_page_changed(stow_heap_t *h, unsigned char *page, size_t first, size_t bytes)
+/* A page whose slot was just freed was full (that slot, the first free one,
+ * links to none: every class has 7 slots or more to a page, so the page is
+ * not empty too), or is empty now: onto its list, or back. used is lowered by
+ * the slot's size here. */
+static FN STOW__NOINLINE void slot_page_changed(stow_heap_t *h, unsigned char *page)
 {
+    size_t bytes = P(page)->bytes;
     lower_used(h, bytes);
     unsigned char **list = list_at(h, place_of_slots(bytes));
-    if (first == 0u) {
-        list_push(h, list, page); /* it was full */
-    }
-    if (P(page)->used == 0u) {
+    if (P(page)->used != 0u) {
+        list_push(h->region.top, list, page);
+    } else {
         page_emptied(h, page, list);
     }
 }
@@ -1287,22 +1325,21 @@ static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
 {
     size_t off = at & (PAGE - 1u);
     unsigned char *page = p - off;
-    size_t bytes = P(page)->bytes;
     MARK_GONE(h, p);
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, bytes);
+    stow__fill(p, STOW__POISON, P(page)->bytes);
 #endif
     size_t first = P(page)->free;
     *H(p) = (uint16_t)first;
-    stow__poison(p, bytes);
+    stow__poison(p, P(page)->bytes);
     P(page)->free = (uint16_t)off;
     size_t used = (size_t)P(page)->used - 1u;
     P(page)->used = (uint8_t)used;
     if (first == 0u || used == 0u) {
-        slot_page_changed(h, page, first, bytes);
+        slot_page_changed(h, page);
         return;
     }
-    lower_used(h, bytes);
+    lower_used(h, P(page)->bytes);
 }
 
 /* Where p is from the lowest page of slots: below zone_len exactly when p is
@@ -1514,12 +1551,12 @@ static FN STOW__NOINLINE void *alloc_slow(stow_heap_t *h, size_t size)
 }
 
 #if FAST_PATHS
-/* A slot from a new page for the list at list, which has none; else the slow
- * path. */
-static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size, unsigned char **list)
+/* A slot from a new page for a request of size bytes, whose list of pages is
+ * empty; else the slow path. */
+static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size)
 {
     if (h->fast_max != 0u) {
-        void *p = slot_on_new_page(h, list);
+        void *p = slot_on_new_page(h, list_at(h, slot_place(size)));
         if (p != NULL) {
             return p;
         }
@@ -1550,21 +1587,11 @@ static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
 }
 #endif
 
-static FN HOT void *alloc(stow_heap_t *h, size_t size)
-{
 #if FAST_PATHS
-    /* The fast paths, inline (a build for size, -Os, goes to take() directly):
-     * a slot from a page that has one, or a block by good fit. fast_max is 0
-     * until the storage is laid out and for a bounded heap, whose every
-     * request goes to take(). */
-    if (size <= SMALL_MAX) {
-        unsigned char **list = list_at(h, slot_place(size));
-        unsigned char *page = *list;
-        if (page != NULL) {
-            return pop_slot(h, page, list);
-        }
-        return alloc_new_page(h, size, list);
-    }
+/* A block by good fit for size bytes (more than SMALL_MAX), out of line: the
+ * alloc of a slot stays a leaf. */
+static FN STOW__NOINLINE void *alloc_block(stow_heap_t *h, size_t size)
+{
     if (size > h->fast_max) {
         return alloc_slow(h, size);
     }
@@ -1588,6 +1615,25 @@ static FN HOT void *alloc(stow_heap_t *h, size_t size)
         b = (unsigned char *)(uintptr_t)*head_at(h, c);
     }
     return carve_first(h, b, c, need);
+}
+#endif
+
+static FN HOT void *alloc(stow_heap_t *h, size_t size)
+{
+#if FAST_PATHS
+    /* The fast paths (a build for size, -Os, goes to take() directly): a slot
+     * from a page that has one, inline, or a block by good fit. fast_max is 0
+     * until the storage is laid out and for a bounded heap, whose every
+     * request goes to take(). */
+    if (size <= SMALL_MAX) {
+        unsigned char **list = list_at(h, slot_place(size));
+        unsigned char *page = *list;
+        if (page != NULL) {
+            return pop_slot(h, page, list);
+        }
+        return alloc_new_page(h, size);
+    }
+    return alloc_block(h, size);
 #else
     return alloc_slow(h, size);
 #endif
@@ -1658,7 +1704,7 @@ static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *
 
 static FN HOT void release(stow_heap_t *h, void *p)
 {
-    struct pair zone = PAIR_AT(h, offsetof(stow_heap_t, zone_lo)); /* zone_lo, zone_len */
+    struct pair zone = ZONE_OF(h); /* zone_lo, zone_len */
     size_t at = (size_t)((uintptr_t)p - zone.w[0]);
     if (at < zone.w[1]) {
         free_slot(h, (unsigned char *)p, at);
@@ -2132,7 +2178,7 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
 #endif
         if (is_free) {
             t->free_blocks++;
-            if (*W(b + size - WORD) != size) {
+            if (b != h->top && *W(b + size - WORD) != size) {
                 return false;
             }
 #if STOW_CHECK_LEVEL >= 2
@@ -2378,8 +2424,8 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     if (h->top != NULL && h->top != h->region.limit &&
         ((uintptr_t)h->top < (uintptr_t)h->region.first || (uintptr_t)h->top >= (uintptr_t)h->region.limit ||
-         (head_of(h->region.limit) & PREV_FREE) == 0u || h->top + *W(h->region.limit - WORD) != h->region.limit ||
-         head_of(h->top) != (*W(h->region.limit - WORD) | IS_TOP))) {
+         (head_of(h->region.limit) & PREV_FREE) == 0u ||
+         head_of(h->top) != ((size_t)(h->region.limit - h->top) | IS_TOP))) {
         return false;
     }
     return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&

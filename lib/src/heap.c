@@ -345,8 +345,9 @@ static FN inline void set_pair(unsigned char *p, size_t w0, size_t w1)
     W(p)[1] = w1;
 }
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
+                       offsetof(stow_heap_t, zone_lo) == offsetof(stow_heap_t, top) + WORD &&
                        offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
-                   "used and peak, zone_lo and zone_len are neighbours (pair_at)");
+                   "used and peak, top, zone_lo and zone_len are neighbours (pair_at)");
 
 
 /* ---- bit scans ---------------------------------------------------------------------- *
@@ -566,18 +567,6 @@ static FN inline size_t highest_class(const stow_heap_t *h)
 static FN inline void class_filled(stow_heap_t *h, size_t c) { *bits_at(h, c) |= bit_of(c); }
 static FN inline void class_emptied(stow_heap_t *h, size_t c) { *bits_at(h, c) &= ~bit_of(c); }
 
-#if FAST_PATHS
-/* Class c emptied and class d filled. */
-static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
-{
-    if (bits_at(h, c) == bits_at(h, d)) {
-        *bits_at(h, c) ^= bit_of(c) | bit_of(d);
-    } else {
-        class_emptied(h, c);
-        class_filled(h, d);
-    }
-}
-#endif
 
 /* Free block b (its size and footer written) goes first in class c. Its words:
  * 0 its size (no flag: a free block is not used, and the block before it is
@@ -919,10 +908,11 @@ static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_
                 if (first == 0u) {
                     class_filled(h, rc);
                 }
-            } else if (first != 0u) {
-                class_emptied(h, c);
             } else {
-                classes_swap(h, c, rc);
+                class_emptied(h, c);
+                if (first == 0u) {
+                    class_filled(h, rc);
+                }
             }
         }
     } else {
@@ -1567,8 +1557,9 @@ static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size)
 /* A block of need bytes carved from the top; else the slow path. */
 static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
 {
-    unsigned char *b = h->top; /* a heap the fast paths serve has one */
-    unsigned char *limit = h->region.limit;
+    struct pair t = PAIR_AT(h, offsetof(stow_heap_t, top)); /* top, zone_lo */
+    unsigned char *b = (unsigned char *)t.w[0]; /* a heap the fast paths serve has one */
+    unsigned char *limit = (unsigned char *)t.w[1] - WORD; /* region 0's end word is just below zone_lo */
     if (stow__span(b, limit) < need) {
         return alloc_slow(h, size);
     }
@@ -1604,13 +1595,16 @@ static FN STOW__NOINLINE void *alloc_block(stow_heap_t *h, size_t size)
         size_t here = bits_from(*bits_at(h, n), n);
         if (here != 0u) {
             c = first_from(n, here);
-        } else if (n < FIRST_CLASS + BITS && h->classes[1] != 0u) {
-            c = first_from(FIRST_CLASS + BITS, h->classes[1]);
-        } else if (n < FIRST_CLASS + 2u * BITS && h->classes[2] != 0u) {
-            c = first_from(FIRST_CLASS + 2u * BITS, h->classes[2]);
         } else {
-            /* The top, when no class has a block. */
-            return alloc_from_top(h, size, need);
+            struct pair up = PAIR_AT(h, offsetof(stow_heap_t, classes) + WORD); /* classes[1], [2] */
+            if (n < FIRST_CLASS + BITS && up.w[0] != 0u) {
+                c = first_from(FIRST_CLASS + BITS, up.w[0]);
+            } else if (n < FIRST_CLASS + 2u * BITS && up.w[1] != 0u) {
+                c = first_from(FIRST_CLASS + 2u * BITS, up.w[1]);
+            } else {
+                /* The top, when no class has a block. */
+                return alloc_from_top(h, size, need);
+            }
         }
         b = (unsigned char *)(uintptr_t)*head_at(h, c);
     }

@@ -302,7 +302,7 @@ struct stow_heap_region {
  * object's words 1 to 3, and as many words before heads[] as a word of class
  * bits has bits (32 on 32-bit targets), so that the head of class c is the
  * object's word 32 + c and that word's place names its bit. used and peak,
- * zone_lo and zone_len are neighbours (one load each pair). */
+ * top and zone_lo, zone_lo and zone_len are neighbours (one load each pair). */
 struct stow_heap {
     uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
     size_t classes[STOW__HEAP_CLASS_WORDS];        /* class bits (heap.c, "Size classes"): which classes have a block */
@@ -313,9 +313,9 @@ struct stow_heap {
     uint32_t lock;              /* the port's lock word for the _isr calls and lock(): 0 when free */
     uint32_t fails;             /* refused requests */
     unsigned char *spare;       /* the first empty page of slots not at the bottom, or NULL */
+    unsigned char *top;         /* region 0's last block when it is free (not in a class), or its end word */
     unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
     size_t zone_len;            /* the bytes of the pages of slots: region 0's top - zone_lo */
-    unsigned char *top;         /* region 0's last block when it is free (not in a class), or NULL */
     size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
@@ -610,8 +610,8 @@ bool stow_heap_check(const stow_heap_t *h);
      0u,                                                                                             \
      STOW__NULL,                                                                                     \
      STOW__NULL,                                                                                     \
-     0u,                                                                                             \
      STOW__NULL,                                                                                     \
+     0u,                                                                                             \
      0u,                                                                                             \
      0u,                                                                                             \
      0u,                                                                                             \

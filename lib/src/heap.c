@@ -47,17 +47,20 @@
  * FIRST_CLASS, s = max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three
  * bits giving the class in its power of two (94 classes on 32-bit targets, 138
  * on 64-bit ones). A class is numbered by the word of the heap object that
- * holds its head (heads[c - FIRST_CLASS]; FIRST_CLASS, MIN_BLOCK's class, is
- * 32 on 32-bit targets), so the word that points to a class's first block
- * names the class. A bit per class in three words (classes[], the object's
- * words 1 to 3) says which classes have a block, from each word's top bit down
- * where the core counts leading zeros (else from bit 0 up): the smallest
- * non-empty class at or above c is one shift and one count away (two or three
- * word tests more when it is in a later word), and a class that fills or
- * empties changes one word, which on 32-bit targets is the object's word c /
- * 32, its bit a rotate of c. TLSF
+ * holds its head (heads[c - FIRST_CLASS]), and on 32-bit targets with an
+ * ALIGN of 8 (Cortex-M) the object's words before heads[] are as many as
+ * CLASS0 (14), so class_of() is 4 s + (size >> s) exactly; the word that
+ * points to a class's first block names the class. A bit per class in four
+ * words (classes[], the object's first words: class c's is classes[c / BITS])
+ * says which classes have a block, from each word's top bit down where the
+ * core counts leading zeros (else from bit 0 up): the smallest non-empty class
+ * at or above c is one shift and one count away (up to three word tests more
+ * when it is in a later word: the first word holds the classes below 512
+ * bytes on Cortex-M, the second those below 128 KiB, the fourth only blocks
+ * of 32 MiB and more), and a class that fills or empties changes one word,
+ * its bit a rotate of c. TLSF
  * keeps two levels of bits (a word of powers of two, a word of classes per
- * power) so that any number of classes fits; three words are enough here,
+ * power) so that any number of classes fits; four words are enough here,
  * and a block's class change costs one read-modify-write instead of two.
  * Eight classes per power of two (TLSF's usual count) gave the same smallest
  * heap on the lua and openssl traces and 0.8% less on python's (1411 KiB
@@ -207,8 +210,8 @@
 #define IS_TOP PREV_FREE              /* in a free block's header: it is the top (no other free block has the flag) */
 #define SL_BITS 2u                    /* four classes per power of two */
 /* Classes are numbered by the word of the heap object that holds their head:
- * MIN_BLOCK's class is FIRST_CLASS (32 on 32-bit targets). CLASS0 is what the
- * formula (s << SL_BITS) + (size >> s) gives for MIN_BLOCK. */
+ * MIN_BLOCK's class is FIRST_CLASS (14 on Cortex-M). CLASS0 is what the
+ * formula (s << SL_BITS) + (size >> s) gives for MIN_BLOCK (also 14 there). */
 #define FIRST_CLASS (offsetof(stow_heap_t, heads) / WORD)
 #define CLASS0 ((ALIGN_SHIFT << SL_BITS) + MIN_BLOCK / ALIGN)
 #define CLASSES STOW__HEAP_CLASSES
@@ -252,10 +255,10 @@ STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and l
 STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
 STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must be 8 or 16");
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
-STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 3u && CLASSES < 3u * BITS,
-                   "the class bits fit three words, with one to spare (search_from)");
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, heads) % WORD == 0u && FIRST_CLASS >= CLASS0,
-                   "the class heads are words of the heap object");
+STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 4u && END_CLASS < 4u * BITS,
+                   "the class bits fit four words, with one to spare (search_from)");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, heads) % WORD == 0u && offsetof(stow_heap_t, classes) == 0u,
+                   "the class heads and bits are words of the heap object, the bits first");
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, avail) + STOW__HEAP_SLOT_CLASSES * WORD <= 0x100u,
                    "a page list's place in the heap object fits a byte (slot_table)");
 
@@ -444,6 +447,22 @@ static FN inline unsigned char **list_at(stow_heap_t *h, size_t place)
 {
     return (unsigned char **)(void *)((unsigned char *)h + place);
 }
+/* The list of pages for a request of size bytes (at most SMALL_MAX), for the
+ * fast path: where the core saturates in one instruction (USAT), the class is
+ * computed rather than looked up, its granules less one, at most 7 (the last
+ * class serves 8 and 9 granules): size 0 gives -1, which saturates to class
+ * 0. GCC and clang shift a negative value arithmetically (C11 leaves it to
+ * the implementation). */
+static FN inline unsigned char **slot_list(stow_heap_t *h, size_t size)
+{
+#if defined(__GNUC__) && defined(__ARM_FEATURE_SAT)
+    ptrdiff_t k = ((ptrdiff_t)(size + TAIL) - 1) >> ALIGN_SHIFT;
+    k = k < 0 ? 0 : k > (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 ? (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 : k;
+    return &h->avail[k];
+#else
+    return list_at(h, slot_place(size));
+#endif
+}
 /* The slot class whose list is at place. */
 static FN inline size_t class_at_place(size_t place) { return (place - AVAIL(0)) / WORD; }
 
@@ -456,49 +475,45 @@ static FN inline size_t class_at_place(size_t place) { return (place - AVAIL(0))
  * that holds its head, (s << 2) + (size >> s) - CLASS0 + FIRST_CLASS, so that
  * the head of class c is the object's word c (heads[c - FIRST_CLASS]) and the
  * word that points to the first block of a class (word 2 of that block) names
- * its class. A bit per class, in the three words of classes[], says which
- * classes have a block: class c's is in classes[(c - FIRST_CLASS) / BITS],
- * counted from the word's top bit down where the core counts leading zeros in
- * one instruction (else from bit 0 up), so that the smallest non-empty class
- * at or above c is one shift and one count away, or two or three word tests
- * more when it is in a later word. There is no second level to keep: a class
- * that fills or empties touches one word. On 32-bit targets FIRST_CLASS is 32
- * and classes[] is the object's words 1 to 3, so class c's word of bits is the
- * object's word c / 32 and its bit c % 32 from the top (one rotate). */
+ * its class. A bit per class, in the four words of classes[], says which
+ * classes have a block: class c's is in classes[c / BITS], counted from the
+ * word's top bit down where the core counts leading zeros in one instruction
+ * (else from bit 0 up), so that the smallest non-empty class at or above c is
+ * one shift and one count away, or up to three word tests more when it is in
+ * a later word. There is no second level to keep: a class that fills or
+ * empties touches one word. classes[] is the object's first words, so class
+ * c's word of bits is the object's word c / BITS, and its bit c % BITS from
+ * the top (one rotate). On Cortex-M FIRST_CLASS and CLASS0 are both 14, and
+ * class_of() adds nothing to 4 s + (size >> s). */
 static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return &W((unsigned char *)h)[c]; }
 
 static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
-static FN inline size_t class_at(size_t size, size_t s) { return (s << SL_BITS) + (size >> s) + (FIRST_CLASS - CLASS0); }
+static FN inline size_t class_at(size_t size, size_t s)
+{
+    return ((s << SL_BITS) + (size >> s) + FIRST_CLASS) - CLASS0; /* 0 is added on Cortex-M */
+}
 static FN inline size_t class_of(size_t size) { return class_at(size, class_shift(size)); }
 
-/* Whether class c's word of bits is the object's word c / BITS. */
-#define BITS_BY_CLASS \
-    (FIRST_CLASS % BITS == 0u && offsetof(stow_heap_t, classes) == FIRST_CLASS / BITS * WORD)
-
 /* The word of class bits that holds class c's. */
-static FN inline word_t *bits_at(stow_heap_t *h, size_t c)
-{
-    return BITS_BY_CLASS ? &W((unsigned char *)h)[c / BITS] : (word_t *)&h->classes[(c - FIRST_CLASS) / BITS];
-}
+static FN inline word_t *bits_at(stow_heap_t *h, size_t c) { return (word_t *)&h->classes[c / BITS]; }
 
 /* Class c's bit in its word. */
 static FN inline size_t bit_of(size_t c)
 {
 #if BITS_DOWN
-    /* the top bit rotated right by (c - FIRST_CLASS) % BITS: one rotate of a
-     * constant (on ARM, whose rotate takes the amount modulo 32, written out:
-     * GCC would mask it first) */
+    /* the top bit rotated right by c % BITS: one rotate of a constant (on ARM,
+     * whose rotate takes the amount modulo 32, written out: GCC would mask it
+     * first) */
     const size_t top = (size_t)1u << (BITS - 1u);
-    const size_t base = (top << (FIRST_CLASS % BITS)) | (top >> ((BITS - FIRST_CLASS % BITS) % BITS));
 #if defined(__arm__) && defined(__thumb2__)
     size_t bit;
-    __asm__("ror %0, %1, %2" : "=r"(bit) : "r"(base), "r"(c));
+    __asm__("ror %0, %1, %2" : "=r"(bit) : "r"(top), "r"(c));
     return bit;
 #else
-    return (base >> (c % BITS)) | (base << ((0u - c) % BITS));
+    return (top >> (c % BITS)) | (top << ((0u - c) % BITS));
 #endif
 #else
-    return (size_t)1u << ((c - FIRST_CLASS) % BITS);
+    return (size_t)1u << (c % BITS);
 #endif
 }
 
@@ -518,9 +533,9 @@ static FN inline size_t first_from(size_t c, size_t x)
 static FN inline size_t bits_from(size_t x, size_t c)
 {
 #if BITS_DOWN
-    return x << ((c - FIRST_CLASS) % BITS);
+    return x << (c % BITS);
 #else
-    return x >> ((c - FIRST_CLASS) % BITS);
+    return x >> (c % BITS);
 #endif
 }
 
@@ -528,32 +543,41 @@ static FN inline size_t bits_from(size_t x, size_t c)
 static FN inline size_t last_in(size_t w, size_t x)
 {
 #if BITS_DOWN
-    return FIRST_CLASS + w * BITS + (BITS - 1u - lowest_bit(x));
+    return w * BITS + (BITS - 1u - lowest_bit(x));
 #else
-    return FIRST_CLASS + w * BITS + log2_of(x);
+    return w * BITS + log2_of(x);
 #endif
+}
+
+/* The first class with a block in the words of bits after c's, or NO_CLASS. */
+static FN inline size_t search_after(const stow_heap_t *h, size_t c)
+{
+    size_t w = c / BITS;
+    if (w < 1u && h->classes[1] != 0u) {
+        return first_from(BITS, h->classes[1]);
+    }
+    if (w < 2u && h->classes[2] != 0u) {
+        return first_from(2u * BITS, h->classes[2]);
+    }
+    if (w < 3u && h->classes[3] != 0u) {
+        return first_from(3u * BITS, h->classes[3]);
+    }
+    return NO_CLASS;
 }
 
 /* The smallest non-empty class at or above c (at most END_CLASS), or NO_CLASS. */
 static FN inline size_t search_from(stow_heap_t *h, size_t c)
 {
-    size_t w = (c - FIRST_CLASS) / BITS;
     size_t here = bits_from(*bits_at(h, c), c);
-    if (here != 0u) {
-        return first_from(c, here);
-    }
-    if (w == 0u && h->classes[1] != 0u) {
-        return first_from(FIRST_CLASS + BITS, bits_from(h->classes[1], FIRST_CLASS + BITS));
-    }
-    if (w <= 1u && h->classes[2] != 0u) {
-        return first_from(FIRST_CLASS + 2u * BITS, bits_from(h->classes[2], FIRST_CLASS + 2u * BITS));
-    }
-    return NO_CLASS;
+    return here != 0u ? first_from(c, here) : search_after(h, c);
 }
 
 /* The highest non-empty class, or NO_CLASS. */
 static FN inline size_t highest_class(const stow_heap_t *h)
 {
+    if (h->classes[3] != 0u) {
+        return last_in(3u, h->classes[3]);
+    }
     if (h->classes[2] != 0u) {
         return last_in(2u, h->classes[2]);
     }
@@ -875,61 +899,61 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
 #if FAST_PATHS
 /* The same for b, still the first block of class c: when the rest stays in
  * class c it takes b's place there, with no class bit to touch. */
+/* Block b of size bytes is handed out: its header, used, its payload. */
+static FN HOT unsigned char *hand_out(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    set_head(b, size | USED);
+    h->used += size; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, size - HEADER);
+    return b + HEADER;
+}
+
 static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
 {
     size_t fsize = head_of(b);
     size_t next = W(b)[1];
     size_t rest = fsize - size;
     word_t *head = head_at(h, c);
-    if (rest >= MIN_BLOCK) {
-        unsigned char *r = b + size;
-        size_t rc = class_of(rest);
-        set_head(r, rest);
-        *W(b + fsize - WORD) = rest;
-        if (rc == c) {
-            SET_PAIR(r, WORD, next, (size_t)(uintptr_t)head);
-            *head = (size_t)(uintptr_t)r;
-            if (next != 0u) {
-                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
-            }
-        } else {
-            /* b leaves class c, r joins class rc: when c empties and rc
-             * fills, one word changes when both bits are in it. */
-            *head = next;
-            word_t *rhead = head_at(h, rc);
-            size_t first = *rhead;
-            SET_PAIR(r, WORD, first, (size_t)(uintptr_t)rhead);
-            *rhead = (size_t)(uintptr_t)r;
-            if (first != 0u) {
-                W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
-            }
-            if (next != 0u) {
-                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
-                if (first == 0u) {
-                    class_filled(h, rc);
-                }
-            } else {
-                class_emptied(h, c);
-                if (first == 0u) {
-                    class_filled(h, rc);
-                }
-            }
-        }
-    } else {
+    if (rest < MIN_BLOCK) {
         *head = next;
         if (next != 0u) {
             W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
         } else {
             class_emptied(h, c);
         }
-        size = fsize;
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
+        return hand_out(h, b, fsize);
     }
-    set_head(b, size | USED);
-    h->used += size;
-    MARK_LIVE(h, b + HEADER);
-    stow__acquire(b + HEADER, size - HEADER);
-    return b + HEADER;
+    unsigned char *r = b + size;
+    size_t rc = class_of(rest);
+    set_head(r, rest);
+    *W(b + fsize - WORD) = rest;
+    if (rc == c) {
+        SET_PAIR(r, WORD, next, (size_t)(uintptr_t)head);
+        *head = (size_t)(uintptr_t)r;
+        if (next != 0u) {
+            W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
+        }
+        return hand_out(h, b, size);
+    }
+    /* b leaves class c, r joins class rc */
+    *head = next;
+    word_t *rhead = head_at(h, rc);
+    size_t first = *rhead;
+    SET_PAIR(r, WORD, first, (size_t)(uintptr_t)rhead);
+    *rhead = (size_t)(uintptr_t)r;
+    if (first != 0u) {
+        W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
+    } else {
+        class_filled(h, rc);
+    }
+    if (next != 0u) {
+        W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+    } else {
+        class_emptied(h, c);
+    }
+    return hand_out(h, b, size);
 }
 
 #endif
@@ -1559,16 +1583,22 @@ static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
 {
     struct pair t = PAIR_AT(h, offsetof(stow_heap_t, top)); /* top, zone_lo */
     unsigned char *b = (unsigned char *)t.w[0]; /* a heap the fast paths serve has one */
-    unsigned char *limit = (unsigned char *)t.w[1] - WORD; /* region 0's end word is just below zone_lo */
-    if (stow__span(b, limit) < need) {
+    unsigned char *zone_lo = (unsigned char *)t.w[1]; /* region 0's end word is the word below */
+    /* Counted to zone_lo, a word past the top's end: span and need are
+     * multiples of ALIGN, so need fits exactly when it is below span + WORD,
+     * and the rest's header (rest | IS_TOP) is (span + WORD - need) - WORD +
+     * IS_TOP. */
+    size_t span_w = stow__span(b, zone_lo); /* the top's size + WORD */
+    if (span_w <= need) {
         return alloc_slow(h, size);
     }
-    size_t rest = stow__span(b, limit) - need;
-    if (rest >= MIN_BLOCK) {
-        set_top(h, b + need, rest); /* what follows it has PREV_FREE already */
+    size_t rest_w = span_w - need;
+    if (rest_w >= MIN_BLOCK + WORD) {
+        h->top = b + need;
+        set_head(b + need, rest_w - (WORD - IS_TOP)); /* what follows it has PREV_FREE already */
     } else {
-        need += rest;
-        empty_top(h, limit);
+        need = span_w - WORD;
+        empty_top(h, zone_lo - WORD);
     }
     set_head(b, need | USED);
     h->used += need; /* peak catches up when used next falls: see lower_used() */
@@ -1596,12 +1626,8 @@ static FN STOW__NOINLINE void *alloc_block(stow_heap_t *h, size_t size)
         if (here != 0u) {
             c = first_from(n, here);
         } else {
-            struct pair up = PAIR_AT(h, offsetof(stow_heap_t, classes) + WORD); /* classes[1], [2] */
-            if (n < FIRST_CLASS + BITS && up.w[0] != 0u) {
-                c = first_from(FIRST_CLASS + BITS, up.w[0]);
-            } else if (n < FIRST_CLASS + 2u * BITS && up.w[1] != 0u) {
-                c = first_from(FIRST_CLASS + 2u * BITS, up.w[1]);
-            } else {
+            c = search_after(h, n);
+            if (c == NO_CLASS) {
                 /* The top, when no class has a block. */
                 return alloc_from_top(h, size, need);
             }
@@ -1620,7 +1646,7 @@ static FN HOT void *alloc(stow_heap_t *h, size_t size)
      * until the storage is laid out and for a bounded heap, whose every
      * request goes to take(). */
     if (size <= SMALL_MAX) {
-        unsigned char **list = list_at(h, slot_place(size));
+        unsigned char **list = slot_list(h, size);
         unsigned char *page = *list;
         if (page != NULL) {
             return pop_slot(h, page, list);
@@ -2129,7 +2155,7 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         pprev = &W(b)[1];
     }
     if (n != 0u) {
-        bits[(c - FIRST_CLASS) / BITS] |= bit_of(c);
+        bits[c / BITS] |= bit_of(c);
     }
     t->listed += n;
     return true;
@@ -2371,7 +2397,8 @@ FN bool stow_heap_check(const stow_heap_t *h)
     t.live = 0u;
     stow__fill(t.avail, 0u, sizeof t.avail);
     /* The class bits: set exactly for the non-empty classes (none past the last). */
-    size_t bits[STOW__HEAP_CLASS_WORDS] = {0u, 0u, 0u};
+    size_t bits[STOW__HEAP_CLASS_WORDS]; /* not = {0}: see t */
+    stow__fill(bits, 0u, sizeof bits);
     for (size_t c = FIRST_CLASS; c < END_CLASS; c++) {
         if (!class_ok(h, c, blocks, &t, bits)) {
             return false;

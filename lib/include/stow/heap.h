@@ -100,8 +100,8 @@
  * stow_port_write() in the trace format `make heap-size` replays.
  *
  * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
- * (STOW_HEAP_STRUCT_BYTES: 504 bytes on Cortex-M, 376 of them the first free
- * block of each of its 94 size classes; 1352 bytes on x86-64) and, in the
+ * (STOW_HEAP_STRUCT_BYTES: 508 bytes on Cortex-M, 376 of them the first free
+ * block of each of its 94 size classes; 1360 bytes on x86-64) and, in the
  * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
  * payload and a word that ends the blocks; each added region also keeps a
  * five-word description of itself at its start; at check levels 1 and 2, one
@@ -289,24 +289,27 @@ struct stow_heap_region {
  * STOW_HEAP_ALIGN below 4 * STOW_HEAP_ALIGN), from STOW_HEAP_MIN_BLOCK up,
  * for blocks below 2^28 bytes on 32-bit targets and 2^40 on 64-bit ones (a
  * region's blocks stay below that): 94 classes on Cortex-M, 138 on x86-64,
- * their bits in three words (see heap.c). */
+ * their bits in four words (see heap.c). */
 #define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 28u)
 #define STOW__HEAP_ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
 #define STOW__HEAP_CLASSES \
     (4u * (STOW__HEAP_LOG2_LIMIT - STOW__HEAP_ALIGN_SHIFT) - 4u - STOW_HEAP_MIN_BLOCK / STOW_HEAP_ALIGN)
-#define STOW__HEAP_CLASS_WORDS 3u
+#define STOW__HEAP_CLASS_WORDS 4u
 #define STOW__HEAP_SLOT_CLASSES 8u
 
 /* The fields are in the order the heap's fast paths address them by (see
- * heap.c, "Size classes"): bounded first, so that the class bits are the
- * object's words 1 to 3, and as many words before heads[] as a word of class
- * bits has bits (32 on 32-bit targets), so that the head of class c is the
- * object's word 32 + c and that word's place names its bit. used and peak,
- * top and zone_lo, zone_lo and zone_len are neighbours (one load each pair). */
+ * heap.c, "Size classes"): the class bits first, so that a class's word of
+ * bits is the object's word c / 32, then as many words before heads[] as
+ * heap.c's formula for a size's class gives for the smallest block (14 on
+ * Cortex-M), so that the head of class c is the object's word c. top and
+ * zone_lo, zone_lo and zone_len, used and peak are neighbours (one load each
+ * pair). */
 struct stow_heap {
-    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
     size_t classes[STOW__HEAP_CLASS_WORDS];        /* class bits (heap.c, "Size classes"): which classes have a block */
     unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
+    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
+    size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
+    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
     unsigned char *buf;         /* region 0's storage, as DEFINE'd or given to init */
     size_t size;
     const char *const *config;  /* the options its DEFINE saw (config.h), or NULL after init */
@@ -316,13 +319,11 @@ struct stow_heap {
     unsigned char *top;         /* region 0's last block when it is free (not in a class), or its end word */
     unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
     size_t zone_len;            /* the bytes of the pages of slots: region 0's top - zone_lo */
-    size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
     size_t peak;                /* high-water mark of used (see heap.c) */
     stow_heap_failed_fn *failed;
     stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
-    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
 #if STOW_HEAP_TRACE
     stow_heap_trace_fn *trace;
     void *trace_ctx;
@@ -600,9 +601,11 @@ bool stow_heap_check(const stow_heap_t *h);
 #define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded) \
     STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, {STOW__NULL}, {0u}, {STOW__NULL})
 #define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, avail, classes, heads)             \
-    {(bounded),                                                                                      \
-     classes,                                                                                        \
+    {classes,                                                                                        \
      avail,                                                                                          \
+     (bounded),                                                                                      \
+     0u,                                                                                             \
+     heads,                                                                                          \
      (buf),                                                                                          \
      STOW__CAST(size_t, bytes),                                                                      \
      (config),                                                                                       \
@@ -615,10 +618,9 @@ bool stow_heap_check(const stow_heap_t *h);
      0u,                                                                                             \
      0u,                                                                                             \
      0u,                                                                                             \
-     0u,                                                                                             \
      STOW__NULL,                                                                                     \
-     {STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL},                       \
-     heads STOW__HEAP_TRACE_INIT}
+     {STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}                        \
+     STOW__HEAP_TRACE_INIT}
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \

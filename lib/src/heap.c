@@ -235,8 +235,10 @@
 /* In line wherever it is called, for the fast paths. */
 #if FAST_PATHS && defined(__GNUC__)
 #define HOT inline __attribute__((always_inline))
-#else
+#elif FAST_PATHS
 #define HOT inline
+#else
+#define HOT /* the compiler's choice, for size */
 #endif
 
 /* Out of line in a build for size, in line otherwise. */
@@ -280,9 +282,14 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
-STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, avail) ==
-                       (size_t)offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes),
-                   "lay_out clears classes[] and avail[] as one run of words");
+STOW_STATIC_ASSERT(offsetof(stow_heap_t, classes) < offsetof(stow_heap_t, heads) &&
+                       offsetof(stow_heap_t, avail) < offsetof(stow_heap_t, heads) &&
+                       offsetof(stow_heap_t, bounded) < offsetof(stow_heap_t, heads) &&
+                       offsetof(stow_heap_t, fast_max) < offsetof(stow_heap_t, heads) &&
+                       offsetof(stow_heap_t, heads) == FIRST_CLASS * WORD &&
+                       FIRST_CLASS * WORD == sizeof(((stow_heap_t *)0)->classes) +
+                                                 sizeof(((stow_heap_t *)0)->avail) + 2u * WORD,
+                   "lay_out clears the words before heads[] and heads[] as one run (bounded kept)");
 STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
                    "the lists lay_out clears are of words");
 
@@ -333,7 +340,6 @@ struct pair {
 #define ZONE_OF(h) pair_at(&(h)->zone_lo)
 #define PAIR_AT(base, at) pair_at((const unsigned char *)(base) + (at))
 #define SET_PAIR(base, at, w0, w1) set_pair((unsigned char *)(base) + (at), (w0), (w1))
-#endif
 static FN inline struct pair pair_at(const void *p)
 {
     const size_t *w = (const size_t *)p;
@@ -347,6 +353,7 @@ static FN inline void set_pair(unsigned char *p, size_t w0, size_t w1)
     W(p)[0] = w0;
     W(p)[1] = w1;
 }
+#endif
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
                        offsetof(stow_heap_t, zone_lo) == offsetof(stow_heap_t, top) + WORD &&
                        offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
@@ -447,6 +454,7 @@ static FN inline unsigned char **list_at(stow_heap_t *h, size_t place)
 {
     return (unsigned char **)(void *)((unsigned char *)h + place);
 }
+#if FAST_PATHS
 /* The list of pages for a request of size bytes (at most SMALL_MAX), for the
  * fast path: where the core saturates in one instruction (USAT), the class is
  * computed rather than looked up, its granules less one, at most 7 (the last
@@ -463,6 +471,7 @@ static FN inline unsigned char **slot_list(stow_heap_t *h, size_t size)
     return list_at(h, slot_place(size));
 #endif
 }
+#endif
 /* The slot class whose list is at place. */
 static FN inline size_t class_at_place(size_t place) { return (place - AVAIL(0)) / WORD; }
 
@@ -575,16 +584,8 @@ static FN inline size_t search_from(stow_heap_t *h, size_t c)
 /* The highest non-empty class, or NO_CLASS. */
 static FN inline size_t highest_class(const stow_heap_t *h)
 {
-    if (h->classes[3] != 0u) {
-        return last_in(3u, h->classes[3]);
-    }
-    if (h->classes[2] != 0u) {
-        return last_in(2u, h->classes[2]);
-    }
-    if (h->classes[1] != 0u) {
-        return last_in(1u, h->classes[1]);
-    }
-    return h->classes[0] != 0u ? last_in(0u, h->classes[0]) : NO_CLASS;
+    size_t w = h->classes[3] != 0u ? 3u : h->classes[2] != 0u ? 2u : h->classes[1] != 0u ? 1u : 0u;
+    return h->classes[w] != 0u ? last_in(w, h->classes[w]) : NO_CLASS;
 }
 
 /* Class c gained its first block, or lost its last: its bit. */
@@ -842,18 +843,17 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    /* classes[] and avail[] (words one after the other, asserted above), then
-     * heads[]: cleared by a pointer loop, opaque to the compiler: not memset
-     * (internal.h). */
+    /* classes[], avail[], bounded, fast_max and heads[], the object's first
+     * words, cleared by a pointer loop, opaque to the compiler: not memset
+     * (internal.h); bounded is kept, fast_max set again by lay_region(). */
+    uint32_t bounded = h->bounded;
     word_t *w = W((unsigned char *)h->classes);
     while (w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES))) {
         *w = 0u;
         STOW__OPAQUE(w);
         w++;
-        if (w == W((unsigned char *)(h->avail + STOW__HEAP_SLOT_CLASSES))) {
-            w = W((unsigned char *)h->heads);
-        }
     }
+    h->bounded = bounded;
     h->spare = NULL;
     h->top = NULL;
     h->used = 0u;
@@ -1318,21 +1318,37 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsig
     return page + at;
 }
 
-/* A page whose slot was just freed was full (that slot, the first free one,
- * links to none: every class has 7 slots or more to a page, so the page is
- * not empty too), or is empty now: onto its list, or back. used is lowered by
- * the slot's size here. */
-static FN STOW__NOINLINE void slot_page_changed(stow_heap_t *h, unsigned char *page)
+/* A page whose slot was just freed was full (first, its first free slot
+ * before, 0: every class has 7 slots or more to a page, so it is not empty
+ * too), or is empty now: onto its list, or back. used is lowered by the
+ * slot's size here. The fast paths have one function for each case (no test
+ * again), a build for size one for both. */
+static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, bool was_full)
 {
     size_t bytes = P(page)->bytes;
     lower_used(h, bytes);
     unsigned char **list = list_at(h, place_of_slots(bytes));
-    if (P(page)->used != 0u) {
+    if (was_full) {
         list_push(h->region.top, list, page);
     } else {
         page_emptied(h, page, list);
     }
 }
+#if FAST_PATHS
+static FN STOW__NOINLINE void slot_page_was_full(stow_heap_t *h, unsigned char *page)
+{
+    slot_page_changed(h, page, true);
+}
+static FN STOW__NOINLINE void slot_page_emptied(stow_heap_t *h, unsigned char *page)
+{
+    slot_page_changed(h, page, false);
+}
+#else
+static FN STOW__NOINLINE void slot_page_apart(stow_heap_t *h, unsigned char *page)
+{
+    slot_page_changed(h, page, P(page)->used != 0u);
+}
+#endif
 
 /* Slot p, at at bytes from the lowest page, goes back to its page. */
 static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
@@ -1349,10 +1365,21 @@ static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
     P(page)->free = (uint16_t)off;
     size_t used = (size_t)P(page)->used - 1u;
     P(page)->used = (uint8_t)used;
-    if (first == 0u || used == 0u) {
-        slot_page_changed(h, page);
+#if FAST_PATHS
+    if (first == 0u) {
+        slot_page_was_full(h, page);
         return;
     }
+    if (used == 0u) {
+        slot_page_emptied(h, page);
+        return;
+    }
+#else
+    if (first == 0u || used == 0u) {
+        slot_page_apart(h, page);
+        return;
+    }
+#endif
     lower_used(h, P(page)->bytes);
 }
 

@@ -1244,13 +1244,27 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
     stow__poison(b, pages * PAGE);
 }
 
-/* Page became empty: out of its class's list (at list), and one run with the
- * empty pages on either side; back to the blocks when that run is at the
- * bottom, else on the spare list. */
-static FN void page_emptied(stow_heap_t *h, unsigned char *page, unsigned char **list)
+/* Page, of slots of bytes bytes, became empty: out of its class's list, and
+ * one run with the empty pages on either side; back to the blocks when that
+ * run is at the bottom, else on the spare list. */
+static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
 {
     unsigned char *top = h->region.top;
-    list_remove(top, list, page);
+#if FAST_PATHS
+    /* out of its list: the list's head is looked up only when page heads it */
+    size_t n = P(page)->next;
+    size_t v = P(page)->prev;
+    if (v != 0u) {
+        P(page_in(top, v))->next = (uint16_t)n;
+    } else {
+        *list_at(h, place_of_slots(bytes)) = page_in(top, n);
+    }
+    if (n != 0u) {
+        P(page_in(top, n))->prev = (uint16_t)v;
+    }
+#else
+    list_remove(top, list_at(h, place_of_slots(bytes)), page);
+#endif
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
@@ -1327,11 +1341,10 @@ static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, boo
 {
     size_t bytes = P(page)->bytes;
     lower_used(h, bytes);
-    unsigned char **list = list_at(h, place_of_slots(bytes));
     if (was_full) {
-        list_push(h->region.top, list, page);
+        list_push(h->region.top, list_at(h, place_of_slots(bytes)), page);
     } else {
-        page_emptied(h, page, list);
+        page_emptied(h, page, bytes);
     }
 }
 #if FAST_PATHS

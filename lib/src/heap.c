@@ -80,8 +80,10 @@
  * top, from the top block's high end, one at a time, so the pages are one run
  * [zone_lo, top) and a pointer is a slot exactly when it is in that run (one
  * unsigned compare with zone_len, top - zone_lo). A page with a free slot is
- * in its class's list (avail[k], whose place in the heap object a table gives
- * for each request size; a full one in none). An empty page goes back to the top when it is the lowest
+ * in its class's list (avail[k]: k is a request's granules less one, at most
+ * 7, which the fast path computes with one saturating instruction where the
+ * core has one, and a table gives elsewhere; a full page is in none). An
+ * empty page goes back to the top when it is the lowest
  * (zone_lo), together with the run of empty pages just above it; else it joins
  * the empty pages next to it in a run (kept whole like a free block: its lowest
  * page on the spare list, and it and the highest page say how many pages the

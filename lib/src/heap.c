@@ -71,9 +71,9 @@
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
  * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
  * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
- * granule: offset of the first free slot (0: full), slots in use, the slots'
- * size in bytes (SPARE: an empty page), and the page's next and previous in its
- * list, by number (page n at top - n PAGE).
+ * granule: offset of the first free slot (0: full), slots in use, class
+ * (SPARE: an empty page), and the page's next and previous in its list, by
+ * number (page n at top - n PAGE).
  * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
  * (1, odd: no offset) when it and every slot after it were never handed out: a
  * new page is ready with two stores and no loop. Pages are taken at region 0's
@@ -173,8 +173,8 @@
  *     past the last class); IS_TOP is set on the top's header alone; a default
  *     heap has a top, a bounded one none: region 0's last block, free, or
  *     empty: region 0's end word, reading IS_TOP alone, after a live block;
- *   - a page is either in use (its slot size a class's, its free slots each
- *     once on that grid, the never handed out ones from the VIRGIN mark to the end,
+ *   - a page is either in use (its class valid, its free slots each once on
+ *     its class's grid, the never handed out ones from the VIRGIN mark to the end,
  *     its count of live slots right and not 0) or the lowest of a run of empty
  *     pages (its count and the highest page's agree, no empty page next to the
  *     run, not at the bottom); the pages with a free slot are exactly those in
@@ -243,6 +243,13 @@
 #define HOT /* the compiler's choice, for size */
 #endif
 
+/* In line in the fast paths, out of line in a build for size. */
+#if FAST_PATHS
+#define HOT_OR_APART HOT
+#else
+#define HOT_OR_APART STOW__NOINLINE
+#endif
+
 /* Out of line in a build for size, in line otherwise. */
 #if defined(__OPTIMIZE_SIZE__)
 #define SIZE_NOINLINE STOW__NOINLINE
@@ -263,8 +270,6 @@ STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 4u && END_CLASS < 4u * BITS,
                    "the class bits fit four words, with one to spare (search_from)");
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, heads) % WORD == 0u && offsetof(stow_heap_t, classes) == 0u,
                    "the class heads and bits are words of the heap object, the bits first");
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, avail) + STOW__HEAP_SLOT_CLASSES * WORD <= 0x100u,
-                   "a page list's place in the heap object fits a byte (slot_table)");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -277,7 +282,7 @@ typedef uint16_t STOW__MAY_ALIAS half_t;
 typedef struct {
     uint16_t free; /* the offset of the first free slot, or 0 when the page is full */
     uint8_t used;  /* slots handed out */
-    uint8_t bytes; /* the size of its slots (slot_bytes() of its class), or SPARE */
+    uint8_t cls;   /* the slot class, or SPARE */
     uint16_t next; /* the next page of its list (by number), or 0 */
     uint16_t prev; /* the previous one, or 0 when the page heads its list */
 } STOW__MAY_ALIAS page_t;
@@ -304,62 +309,48 @@ static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
 static FN inline page_t *P(unsigned char *page) { return (page_t *)(void *)page; }
 static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 
-/* Two neighbouring words at base + at (used and peak, zone_lo and zone_len in
- * the heap object; the next and previous links of a free block), read or
- * written together: on Thumb-2 with one LDRD or STRD (GCC does not merge two
- * accesses on Cortex-M); elsewhere one by one. at is a constant. */
-struct pair {
-    size_t w[2];
-};
+/* Two neighbouring words at base + at (used and peak, top and zone_lo,
+ * zone_lo and zone_len in the heap object; the next and previous links of a
+ * free block), read into w0 and w1 or written together: on Thumb-2 with one
+ * LDRD or STRD (GCC does not merge two accesses on Cortex-M); elsewhere one
+ * by one. at is a constant. */
 #if defined(__arm__) && defined(__thumb2__) && defined(__GNUC__)
-#define PAIR_AT(base, at)                                                                     \
-    __extension__({                                                                           \
-        struct pair v_;                                                                       \
-        __asm__("ldrd %0, %1, [%2, %3]"                                                       \
-                : "=r"(v_.w[0]), "=r"(v_.w[1])                                                \
-                : "r"(base), "I"(at),                                                         \
-                  "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(base) + (at)))); \
-        v_;                                                                                   \
-    })
+#define LOAD_PAIR(base, at, w0, w1)                                                           \
+    __asm__("ldrd %0, %1, [%2, %3]"                                                           \
+            : "=r"(w0), "=r"(w1)                                                              \
+            : "r"(base), "I"(at),                                                             \
+              "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(base) + (at))))
 #define SET_PAIR(base, at, w0, w1)                                                            \
     __asm__("strd %1, %2, [%3, %4]"                                                           \
             : "=m"(*(size_t(*)[2])(void *)((unsigned char *)(base) + (at)))                   \
             : "r"(w0), "r"(w1), "r"(base), "I"(at))
 /* zone_lo and zone_len into r2 and r3: free's slot path then runs in r0-r3
  * and r12 (GCC's own choice needs one more register, pushed). */
-#define ZONE_OF(h)                                                                            \
-    __extension__({                                                                           \
+#define LOAD_ZONE(h, lo, len)                                                                 \
+    do {                                                                                      \
         register size_t lo_ __asm__("r2");                                                    \
         register size_t len_ __asm__("r3");                                                   \
-        __asm__("ldrd %0, %1, [%2, %3]"                                                       \
-                : "=r"(lo_), "=r"(len_)                                                       \
-                : "r"(h), "I"(offsetof(stow_heap_t, zone_lo)),                                \
-                  "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(h) + offsetof(stow_heap_t, zone_lo)))); \
-        struct pair v_ = {{lo_, len_}};                                                       \
-        v_;                                                                                   \
-    })
+        LOAD_PAIR(h, offsetof(stow_heap_t, zone_lo), lo_, len_);                              \
+        (lo) = lo_;                                                                           \
+        (len) = len_;                                                                         \
+    } while (0)
 #else
-#define ZONE_OF(h) pair_at(&(h)->zone_lo)
-#define PAIR_AT(base, at) pair_at((const unsigned char *)(base) + (at))
-#define SET_PAIR(base, at, w0, w1) set_pair((unsigned char *)(base) + (at), (w0), (w1))
-static FN inline struct pair pair_at(const void *p)
-{
-    const size_t *w = (const size_t *)p;
-    struct pair v;
-    v.w[0] = w[0];
-    v.w[1] = w[1];
-    return v;
-}
-static FN inline void set_pair(unsigned char *p, size_t w0, size_t w1)
-{
-    W(p)[0] = w0;
-    W(p)[1] = w1;
-}
+#define LOAD_PAIR(base, at, w0, w1)                                                           \
+    do {                                                                                      \
+        (w0) = W((unsigned char *)(base) + (at))[0];                                          \
+        (w1) = W((unsigned char *)(base) + (at))[1];                                          \
+    } while (0)
+#define SET_PAIR(base, at, w0, w1)                                                            \
+    do {                                                                                      \
+        W((unsigned char *)(base) + (at))[0] = (w0);                                          \
+        W((unsigned char *)(base) + (at))[1] = (w1);                                          \
+    } while (0)
+#define LOAD_ZONE(h, lo, len) LOAD_PAIR(h, offsetof(stow_heap_t, zone_lo), lo, len)
 #endif
 STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
                        offsetof(stow_heap_t, zone_lo) == offsetof(stow_heap_t, top) + WORD &&
                        offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
-                   "used and peak, top, zone_lo and zone_len are neighbours (pair_at)");
+                   "used and peak, top, zone_lo and zone_len are neighbours (LOAD_PAIR)");
 
 
 /* ---- bit scans ---------------------------------------------------------------------- *
@@ -438,44 +429,34 @@ static FN inline size_t exact_block(size_t size)
 /* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
  * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
  * many in the 63 granules after the page header). A request of u granules
- * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u], whose
- * list of pages is avail[unit_class[u]]: the table gives that list's place
- * in the heap object, in bytes (one load finds the list). Both tables in one
- * array, so that one base address serves both. */
-#define AVAIL(k) (offsetof(stow_heap_t, avail) + (k) * WORD)
-static const unsigned char slot_table[10u + STOW__HEAP_SLOT_CLASSES] = {
-    AVAIL(0), AVAIL(0), AVAIL(1), AVAIL(2), AVAIL(3), AVAIL(4), AVAIL(5), AVAIL(6), AVAIL(7), AVAIL(7),
-    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u}; /* slot_units[k], from 10 on */
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]; slot_size
+ * gives a class's slot size in bytes (at most 9 ALIGN: a byte). */
+static const unsigned char unit_class[10u] = {0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u};
+#define SLOT_SIZE(units) ((units) * ALIGN)
+static const unsigned char slot_size[STOW__HEAP_SLOT_CLASSES] = {
+    SLOT_SIZE(1u), SLOT_SIZE(2u), SLOT_SIZE(3u), SLOT_SIZE(4u), SLOT_SIZE(5u), SLOT_SIZE(6u), SLOT_SIZE(7u), SLOT_SIZE(9u)};
+STOW_STATIC_ASSERT(SLOT_SIZE(9u) <= 0xFFu, "a slot size fits a byte");
 
-static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_table[10u + k] << ALIGN_SHIFT; }
-/* The place of the list of pages for a request of size bytes, or of slots of
- * bytes bytes, in the heap object. */
-static FN inline size_t slot_place(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
-static FN inline size_t place_of_slots(size_t bytes) { return slot_table[bytes >> ALIGN_SHIFT]; }
-static FN inline unsigned char **list_at(stow_heap_t *h, size_t place)
-{
-    return (unsigned char **)(void *)((unsigned char *)h + place);
-}
+static FN inline size_t slot_bytes(size_t k) { return slot_size[k]; }
+static FN inline size_t slot_class(size_t size) { return unit_class[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
 #if FAST_PATHS
-/* The list of pages for a request of size bytes (at most SMALL_MAX), for the
- * fast path: where the core saturates in one instruction (USAT), the class is
- * computed rather than looked up, its granules less one, at most 7 (the last
- * class serves 8 and 9 granules): size 0 gives -1, which saturates to class
- * 0. GCC and clang shift a negative value arithmetically (C11 leaves it to
- * the implementation). */
-static FN inline unsigned char **slot_list(stow_heap_t *h, size_t size)
+/* The class of a request of size bytes (at most SMALL_MAX), for the fast
+ * path: where the core saturates in one instruction (USAT), computed rather
+ * than looked up, the request's granules less one, at most 7 (the last class
+ * serves 8 and 9 granules): size 0 gives -1, which saturates to class 0.
+ * GCC and clang shift a negative value arithmetically (C11 leaves it to the
+ * implementation). */
+static FN inline size_t slot_class_fast(size_t size)
 {
 #if defined(__GNUC__) && defined(__ARM_FEATURE_SAT)
     ptrdiff_t k = ((ptrdiff_t)(size + TAIL) - 1) >> ALIGN_SHIFT;
     k = k < 0 ? 0 : k > (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 ? (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 : k;
-    return &h->avail[k];
+    return (size_t)k;
 #else
-    return list_at(h, slot_place(size));
+    return slot_class(size);
 #endif
 }
 #endif
-/* The slot class whose list is at place. */
-static FN inline size_t class_at_place(size_t place) { return (place - AVAIL(0)) / WORD; }
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
@@ -662,9 +643,10 @@ static FN HOT void link_free(stow_heap_t *h, unsigned char *b, size_t size)
  * class (a block's word is outside the object: one unsigned compare). */
 static FN HOT void unlink_free(stow_heap_t *h, unsigned char *b)
 {
-    struct pair links = PAIR_AT(b, WORD);
-    size_t next = links.w[0];
-    word_t *pprev = (word_t *)(uintptr_t)links.w[1];
+    size_t next;
+    size_t link;
+    LOAD_PAIR(b, WORD, next, link);
+    word_t *pprev = (word_t *)(uintptr_t)link;
     *pprev = next;
     if (next != 0u) {
         W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)pprev;
@@ -965,9 +947,10 @@ static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_
  * is max(peak, used) (what stats() reports), and alloc stays shorter. */
 static FN HOT void lower_used(stow_heap_t *h, size_t n)
 {
-    struct pair v = PAIR_AT(h, offsetof(stow_heap_t, used));
-    size_t used = v.w[0];
-    if (used > v.w[1]) {
+    size_t used;
+    size_t peak;
+    LOAD_PAIR(h, offsetof(stow_heap_t, used), used, peak);
+    if (used > peak) {
         h->peak = used;
     }
     h->used = used - n;
@@ -983,9 +966,10 @@ static FN HOT void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigne
     set_free(b, size);
     if (FAST_PATHS && (size >> s) == (old_size >> s)) {
         if (b != old) {
-            struct pair links = PAIR_AT(old, WORD);
-            size_t next = links.w[0];
-            word_t *pprev = (word_t *)(uintptr_t)links.w[1];
+            size_t next;
+            size_t link;
+            LOAD_PAIR(old, WORD, next, link);
+            word_t *pprev = (word_t *)(uintptr_t)link;
             SET_PAIR(b, WORD, next, (size_t)(uintptr_t)pprev);
             *pprev = (size_t)(uintptr_t)b;
             if (next != 0u) {
@@ -1119,7 +1103,7 @@ static FN inline unsigned char *page_in(unsigned char *top, size_t n)
     return n != 0u ? top - (n << PAGE_SHIFT) : NULL;
 }
 
-static FN HOT void list_push(unsigned char *top, unsigned char **head, unsigned char *page)
+static FN HOT_OR_APART void list_push(unsigned char *top, unsigned char **head, unsigned char *page)
 {
     unsigned char *old = *head;
     size_t n = number_in(top, page);
@@ -1146,7 +1130,7 @@ static FN HOT void list_remove(unsigned char *top, unsigned char **head, unsigne
 }
 
 /* Page new takes old's place in the list at head. */
-static FN HOT void list_replace(unsigned char *top, unsigned char **head, unsigned char *old, unsigned char *new_page)
+static FN HOT_OR_APART void list_replace(unsigned char *top, unsigned char **head, unsigned char *old, unsigned char *new_page)
 {
     size_t n = number_in(top, new_page);
     size_t next = P(old)->next;
@@ -1173,9 +1157,9 @@ static FN inline size_t run_pages(unsigned char *page) { return P(page)->free; }
 static FN void mark_run(unsigned char *low, size_t pages)
 {
     unsigned char *high = low + (pages - 1u) * PAGE;
-    P(low)->bytes = SPARE;
+    P(low)->cls = SPARE;
     P(low)->free = (uint16_t)pages;
-    P(high)->bytes = SPARE;
+    P(high)->cls = SPARE;
     P(high)->free = (uint16_t)pages;
 }
 
@@ -1193,7 +1177,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         }
         P(page)->free = (uint16_t)(pages - 1u);
         page += (pages - 1u) * PAGE;
-        P(page - PAGE)->bytes = SPARE;
+        P(page - PAGE)->cls = SPARE;
         P(page - PAGE)->free = (uint16_t)(pages - 1u);
         stow__unpoison(page, META);
         return page;
@@ -1246,10 +1230,10 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
     stow__poison(b, pages * PAGE);
 }
 
-/* Page, of slots of bytes bytes, became empty: out of its class's list, and
- * one run with the empty pages on either side; back to the blocks when that
- * run is at the bottom, else on the spare list. */
-static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
+/* Page, of slot class k, became empty: out of its class's list, and one run
+ * with the empty pages on either side; back to the blocks when that run is at
+ * the bottom, else on the spare list. */
+static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
 {
     unsigned char *top = h->region.top;
 #if FAST_PATHS
@@ -1259,13 +1243,13 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
     if (v != 0u) {
         P(page_in(top, v))->next = (uint16_t)n;
     } else {
-        *list_at(h, place_of_slots(bytes)) = page_in(top, n);
+        h->avail[k] = page_in(top, n);
     }
     if (n != 0u) {
         P(page_in(top, n))->prev = (uint16_t)v;
     }
 #else
-    list_remove(top, list_at(h, place_of_slots(bytes)), page);
+    list_remove(top, &h->avail[k], page);
 #endif
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
@@ -1274,7 +1258,7 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
      * its lowest); a run above gives its place to page when there is none
      * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    size_t up = above != top && P(above)->bytes == SPARE ? run_pages(above) : 0u;
+    size_t up = above != top && P(above)->cls == SPARE ? run_pages(above) : 0u;
     if (page == h->zone_lo) {
         if (up != 0u) {
             list_remove(top, &h->spare, above);
@@ -1282,7 +1266,7 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
         give_pages_back(h, 1u + up);
         return;
     }
-    if (P(page - PAGE)->bytes == SPARE) {
+    if (P(page - PAGE)->cls == SPARE) {
         size_t below = run_pages(page - PAGE);
         if (up != 0u) {
             list_remove(top, &h->spare, above);
@@ -1298,12 +1282,12 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
     mark_run(page, 1u + up);
 }
 
-/* The first free slot of page, the head of the list at list. */
-static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsigned char **list)
+/* The first free slot of page, the head of class k's list. */
+static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_t k)
 {
     size_t at = P(page)->free;
     size_t next = *H(page + at);
-    size_t bytes = P(page)->bytes;
+    size_t bytes = slot_bytes(k);
     if (next == VIRGIN) {
         /* The next slot is new too, if the page has room for it. */
         next = at + bytes;
@@ -1318,7 +1302,7 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsig
     if (next == 0u) {
         /* Full: it leaves the list it heads. */
         unsigned char *after = page_in(h->region.top, P(page)->next);
-        *list = after;
+        h->avail[k] = after;
         if (after != NULL) {
             P(after)->prev = 0u;
         }
@@ -1339,29 +1323,29 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, unsig
  * too), or is empty now: onto its list, or back. used is lowered by the
  * slot's size here. The fast paths have one function for each case (no test
  * again), a build for size one for both. */
-static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, bool was_full)
+static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, size_t bytes, bool was_full)
 {
-    size_t bytes = P(page)->bytes;
+    size_t k = P(page)->cls;
     lower_used(h, bytes);
     if (was_full) {
-        list_push(h->region.top, list_at(h, place_of_slots(bytes)), page);
+        list_push(h->region.top, &h->avail[k], page);
     } else {
-        page_emptied(h, page, bytes);
+        page_emptied(h, page, k);
     }
 }
 #if FAST_PATHS
-static FN STOW__NOINLINE void slot_page_was_full(stow_heap_t *h, unsigned char *page)
+static FN STOW__NOINLINE void slot_page_was_full(stow_heap_t *h, unsigned char *page, size_t bytes)
 {
-    slot_page_changed(h, page, true);
+    slot_page_changed(h, page, bytes, true);
 }
-static FN STOW__NOINLINE void slot_page_emptied(stow_heap_t *h, unsigned char *page)
+static FN STOW__NOINLINE void slot_page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
 {
-    slot_page_changed(h, page, false);
+    slot_page_changed(h, page, bytes, false);
 }
 #else
 static FN STOW__NOINLINE void slot_page_apart(stow_heap_t *h, unsigned char *page)
 {
-    slot_page_changed(h, page, P(page)->used != 0u);
+    slot_page_changed(h, page, slot_bytes(P(page)->cls), P(page)->used != 0u);
 }
 #endif
 
@@ -1372,30 +1356,32 @@ static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
     unsigned char *page = p - off;
     MARK_GONE(h, p);
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, P(page)->bytes);
+    stow__fill(p, STOW__POISON, slot_bytes(P(page)->cls));
 #endif
     size_t first = P(page)->free;
     *H(p) = (uint16_t)first;
-    stow__poison(p, P(page)->bytes);
+    stow__poison(p, slot_bytes(P(page)->cls));
     P(page)->free = (uint16_t)off;
     size_t used = (size_t)P(page)->used - 1u;
     P(page)->used = (uint8_t)used;
 #if FAST_PATHS
+    size_t bytes = slot_bytes(P(page)->cls);
     if (first == 0u) {
-        slot_page_was_full(h, page);
+        slot_page_was_full(h, page, bytes);
         return;
     }
     if (used == 0u) {
-        slot_page_emptied(h, page);
+        slot_page_emptied(h, page, bytes);
         return;
     }
+    lower_used(h, bytes);
 #else
     if (first == 0u || used == 0u) {
         slot_page_apart(h, page);
         return;
     }
+    lower_used(h, slot_bytes(P(page)->cls));
 #endif
-    lower_used(h, P(page)->bytes);
 }
 
 /* Where p is from the lowest page of slots: below zone_len exactly when p is
@@ -1413,7 +1399,7 @@ static FN inline size_t room_of(const stow_heap_t *h, const void *p)
 {
     unsigned char *q = (unsigned char *)(uintptr_t)p;
     if (is_slot(h, p)) {
-        return P(page_of(h, q))->bytes;
+        return slot_bytes(P(page_of(h, q))->cls);
     }
     size_t head = head_of(q - HEADER);
     return size_of(head) - HEADER - ((head & ALIGNED) != 0u ? WORD : 0u);
@@ -1538,19 +1524,19 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
     return p;
 }
 
-/* A slot from a page taken now for the list at list (its first slot; the
- * next one is marked never handed out), which heads that list (empty until
- * now); NULL when no page can be had. */
-static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, unsigned char **list)
+/* A slot of class k from a page taken now (its first slot; the next one is
+ * marked never handed out), which heads class k's list (empty until now); NULL
+ * when no page can be had. */
+static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
 {
     unsigned char *page = take_page(h);
     if (page == NULL) {
         return NULL;
     }
-    size_t size = slot_bytes((size_t)(list - h->avail));
-    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)size, 0u, 0u}; /* one store or two */
+    size_t size = slot_bytes(k);
+    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)k, 0u, 0u}; /* one store or two */
     *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
-    *list = page;
+    h->avail[k] = page;
     h->used += size;
     MARK_LIVE(h, page + META);
     stow__acquire(page + META, size);
@@ -1561,9 +1547,9 @@ static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, unsigned char **
  * counted) when no page has one and none can be had. */
 static FN inline void *take_slot(stow_heap_t *h, size_t size)
 {
-    unsigned char **list = list_at(h, slot_place(size));
-    unsigned char *page = *list;
-    return page != NULL ? pop_slot(h, page, list) : slot_on_new_page(h, list);
+    size_t k = slot_class(size);
+    unsigned char *page = h->avail[k];
+    return page != NULL ? pop_slot(h, page, k) : slot_on_new_page(h, k);
 }
 
 /* size bytes at alignment align (ALIGN or more) by the heap's policy, laying
@@ -1612,7 +1598,7 @@ static FN STOW__NOINLINE void *alloc_slow(stow_heap_t *h, size_t size)
 static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size)
 {
     if (h->fast_max != 0u) {
-        void *p = slot_on_new_page(h, list_at(h, slot_place(size)));
+        void *p = slot_on_new_page(h, slot_class(size));
         if (p != NULL) {
             return p;
         }
@@ -1623,9 +1609,11 @@ static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size)
 /* A block of need bytes carved from the top; else the slow path. */
 static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
 {
-    struct pair t = PAIR_AT(h, offsetof(stow_heap_t, top)); /* top, zone_lo */
-    unsigned char *b = (unsigned char *)t.w[0]; /* a heap the fast paths serve has one */
-    unsigned char *zone_lo = (unsigned char *)t.w[1]; /* region 0's end word is the word below */
+    size_t t;
+    size_t z;
+    LOAD_PAIR(h, offsetof(stow_heap_t, top), t, z); /* top, zone_lo */
+    unsigned char *b = (unsigned char *)t; /* a heap the fast paths serve has one */
+    unsigned char *zone_lo = (unsigned char *)z; /* region 0's end word is the word below */
     /* Counted to zone_lo, a word past the top's end: span and need are
      * multiples of ALIGN, so need fits exactly when it is below span + WORD,
      * and the rest's header (rest | IS_TOP) is (span + WORD - need) - WORD +
@@ -1688,10 +1676,10 @@ static FN HOT void *alloc(stow_heap_t *h, size_t size)
      * until the storage is laid out and for a bounded heap, whose every
      * request goes to take(). */
     if (size <= SMALL_MAX) {
-        unsigned char **list = slot_list(h, size);
-        unsigned char *page = *list;
+        size_t k = slot_class_fast(size);
+        unsigned char *page = h->avail[k];
         if (page != NULL) {
-            return pop_slot(h, page, list);
+            return pop_slot(h, page, k);
         }
         return alloc_new_page(h, size);
     }
@@ -1766,9 +1754,11 @@ static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *
 
 static FN HOT void release(stow_heap_t *h, void *p)
 {
-    struct pair zone = ZONE_OF(h); /* zone_lo, zone_len */
-    size_t at = (size_t)((uintptr_t)p - zone.w[0]);
-    if (at < zone.w[1]) {
+    size_t lo;
+    size_t len;
+    LOAD_ZONE(h, lo, len);
+    size_t at = (size_t)((uintptr_t)p - lo);
+    if (at < len) {
         free_slot(h, (unsigned char *)p, at);
     } else {
         free_block_apart(h, (unsigned char *)p - HEADER);
@@ -1857,7 +1847,7 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     unsigned char *q = (unsigned char *)p;
     if (is_slot(h, p)) {
         /* A slot stays while the size fits it, else moves. */
-        if (size + TAIL <= P(page_of(h, q))->bytes) {
+        if (size + TAIL <= slot_bytes(P(page_of(h, q))->cls)) {
             return p;
         }
         return move(h, p, size, ALIGN);
@@ -2286,13 +2276,13 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
 {
     page_t *m = P(page);
     *pages = 1u;
-    if (m->bytes == SPARE) {
+    if (m->cls == SPARE) {
         /* The lowest page of a run of empty ones: the highest says the same
          * count; all of them poison past their header at level 2. */
         size_t n = m->free;
         unsigned char *high = page + (n - 1u) * PAGE;
-        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->bytes != SPARE ||
-            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->bytes == SPARE)) {
+        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->cls != SPARE ||
+            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->cls == SPARE)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 2
@@ -2306,15 +2296,11 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         *pages = n;
         return true;
     }
-    /* its slots' size: one of a class (the class of its units, by the table) */
-    if ((size_t)m->bytes > SMALL_MAX + TAIL) {
+    if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
         return false;
     }
-    size_t k = class_at_place(place_of_slots(m->bytes));
-    if (m->bytes != slot_bytes(k)) {
-        return false;
-    }
-    size_t s = m->bytes;
+    size_t k = m->cls;
+    size_t s = slot_bytes(k);
     size_t count = (PAGE - META) / s;
     uint64_t is_free = 0u;
     size_t free_slots = 0;
@@ -2390,12 +2376,12 @@ static FN bool list_ok(const stow_heap_t *h, unsigned char *head, size_t k, size
         size_t number = page_number(h, page);
         if (n++ >= pages || number == 0u || number > pages ||
             ((size_t)(h->region.top - page) & (PAGE - 1u)) != 0u || P(page)->prev != prev ||
-            (k == SPARE ? P(page)->bytes != SPARE : (P(page)->bytes != slot_bytes(k) || P(page)->free == 0u)) ||
+            (k == SPARE ? P(page)->cls != SPARE : (P(page)->cls != k || P(page)->free == 0u)) ||
             P(page)->next > pages) {
             return false;
         }
         /* a run's lowest page: nothing spare just below, its count at its highest */
-        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->bytes == SPARE || P(page)->free == 0u ||
+        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->cls == SPARE || P(page)->free == 0u ||
                            P(page)->free > number || P(page + (P(page)->free - 1u) * PAGE)->free != P(page)->free)) {
             return false;
         }

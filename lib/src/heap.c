@@ -268,7 +268,7 @@ STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must b
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
 STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 4u && END_CLASS < 4u * BITS,
                    "the class bits fit four words, with one to spare (search_from)");
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, heads) % WORD == 0u && offsetof(stow_heap_t, classes) == 0u,
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, heads) % WORD == 0u && (size_t)offsetof(stow_heap_t, classes) == 0u,
                    "the class heads and bits are words of the heap object, the bits first");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
@@ -289,13 +289,12 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, classes) < offsetof(stow_heap_t, heads) &&
-                       offsetof(stow_heap_t, avail) < offsetof(stow_heap_t, heads) &&
-                       offsetof(stow_heap_t, bounded) < offsetof(stow_heap_t, heads) &&
-                       offsetof(stow_heap_t, fast_max) < offsetof(stow_heap_t, heads) &&
-                       offsetof(stow_heap_t, heads) == FIRST_CLASS * WORD &&
-                       FIRST_CLASS * WORD == sizeof(((stow_heap_t *)0)->classes) +
-                                                 sizeof(((stow_heap_t *)0)->avail) + 2u * WORD,
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, avail) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, bounded) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, fast_max) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, heads) ==
+                           sizeof(((stow_heap_t *)0)->classes) + sizeof(((stow_heap_t *)0)->avail) + 2u * WORD,
                    "lay_out clears the words before heads[] and heads[] as one run (bounded kept)");
 STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
                    "the lists lay_out clears are of words");
@@ -347,9 +346,9 @@ static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
     } while (0)
 #define LOAD_ZONE(h, lo, len) LOAD_PAIR(h, offsetof(stow_heap_t, zone_lo), lo, len)
 #endif
-STOW_STATIC_ASSERT(offsetof(stow_heap_t, peak) == offsetof(stow_heap_t, used) + WORD &&
-                       offsetof(stow_heap_t, zone_lo) == offsetof(stow_heap_t, top) + WORD &&
-                       offsetof(stow_heap_t, zone_len) == offsetof(stow_heap_t, zone_lo) + WORD,
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, peak) == (size_t)offsetof(stow_heap_t, used) + WORD &&
+                       (size_t)offsetof(stow_heap_t, zone_lo) == (size_t)offsetof(stow_heap_t, top) + WORD &&
+                       (size_t)offsetof(stow_heap_t, zone_len) == (size_t)offsetof(stow_heap_t, zone_lo) + WORD,
                    "used and peak, top, zone_lo and zone_len are neighbours (LOAD_PAIR)");
 
 
@@ -429,16 +428,24 @@ static FN inline size_t exact_block(size_t size)
 /* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
  * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
  * many in the 63 granules after the page header). A request of u granules
- * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]; slot_size
- * gives a class's slot size in bytes (at most 9 ALIGN: a byte). */
-static const unsigned char unit_class[10u] = {0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u};
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. A
+ * class's slot size in bytes (at most 9 ALIGN: a byte) is one load from a
+ * table of its own. */
 #define SLOT_SIZE(units) ((units) * ALIGN)
-static const unsigned char slot_size[STOW__HEAP_SLOT_CLASSES] = {
-    SLOT_SIZE(1u), SLOT_SIZE(2u), SLOT_SIZE(3u), SLOT_SIZE(4u), SLOT_SIZE(5u), SLOT_SIZE(6u), SLOT_SIZE(7u), SLOT_SIZE(9u)};
 STOW_STATIC_ASSERT(SLOT_SIZE(9u) <= 0xFFu, "a slot size fits a byte");
 
-static FN inline size_t slot_bytes(size_t k) { return slot_size[k]; }
-static FN inline size_t slot_class(size_t size) { return unit_class[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+static FN inline size_t slot_bytes(size_t k)
+{
+    static const unsigned char slot_size[STOW__HEAP_SLOT_CLASSES] = {
+        SLOT_SIZE(1u), SLOT_SIZE(2u), SLOT_SIZE(3u), SLOT_SIZE(4u),
+        SLOT_SIZE(5u), SLOT_SIZE(6u), SLOT_SIZE(7u), SLOT_SIZE(9u)};
+    return slot_size[k];
+}
+static FN inline size_t slot_class(size_t size)
+{
+    static const unsigned char unit_class[10u] = {0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u};
+    return unit_class[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT];
+}
 #if FAST_PATHS
 /* The class of a request of size bytes (at most SMALL_MAX), for the fast
  * path: where the core saturates in one instruction (USAT), computed rather
@@ -499,6 +506,7 @@ static FN inline size_t bit_of(size_t c)
     const size_t top = (size_t)1u << (BITS - 1u);
 #if defined(__arm__) && defined(__thumb2__)
     size_t bit;
+    (void)c; /* read by the asm statement (which a static analyser may not read) */
     __asm__("ror %0, %1, %2" : "=r"(bit) : "r"(top), "r"(c));
     return bit;
 #else
@@ -567,7 +575,16 @@ static FN inline size_t search_from(stow_heap_t *h, size_t c)
 /* The highest non-empty class, or NO_CLASS. */
 static FN inline size_t highest_class(const stow_heap_t *h)
 {
-    size_t w = h->classes[3] != 0u ? 3u : h->classes[2] != 0u ? 2u : h->classes[1] != 0u ? 1u : 0u;
+    size_t w = 0u;
+    if (h->classes[3] != 0u) {
+        w = 3u;
+    } else if (h->classes[2] != 0u) {
+        w = 2u;
+    } else if (h->classes[1] != 0u) {
+        w = 1u;
+    } else {
+        /* the first word, or none */
+    }
     return h->classes[w] != 0u ? last_in(w, h->classes[w]) : NO_CLASS;
 }
 
@@ -645,6 +662,7 @@ static FN HOT void unlink_free(stow_heap_t *h, unsigned char *b)
 {
     size_t next;
     size_t link;
+    (void)b; /* read by LOAD_PAIR's asm statement on Thumb-2 (which a static analyser may not read) */
     LOAD_PAIR(b, WORD, next, link);
     word_t *pprev = (word_t *)(uintptr_t)link;
     *pprev = next;
@@ -1065,7 +1083,7 @@ static FN HOT void free_block(stow_heap_t *h, unsigned char *b)
 #if FAST_PATHS
 static FN STOW__NOINLINE void free_block_apart(stow_heap_t *h, unsigned char *b) { free_block(h, b); }
 #else
-#define free_block_apart free_block
+static FN inline void free_block_apart(stow_heap_t *h, unsigned char *b) { free_block(h, b); }
 #endif
 
 /* ---- pages of slots ---------------------------------------------------------------------------- *
@@ -1098,9 +1116,9 @@ static FN inline size_t number_in(const unsigned char *top, const unsigned char 
 {
     return (size_t)(top - page) >> PAGE_SHIFT;
 }
-static FN inline unsigned char *page_in(unsigned char *top, size_t n)
+static FN inline unsigned char *page_in(const unsigned char *top, size_t n)
 {
-    return n != 0u ? top - (n << PAGE_SHIFT) : NULL;
+    return n != 0u ? (unsigned char *)(uintptr_t)(top - (n << PAGE_SHIFT)) : NULL;
 }
 
 static FN HOT_OR_APART void list_push(unsigned char *top, unsigned char **head, unsigned char *page)
@@ -1757,7 +1775,7 @@ static FN HOT void release(stow_heap_t *h, void *p)
     size_t lo;
     size_t len;
     LOAD_ZONE(h, lo, len);
-    size_t at = (size_t)((uintptr_t)p - lo);
+    size_t at = (size_t)((uintptr_t)(const unsigned char *)p - lo);
     if (at < len) {
         free_slot(h, (unsigned char *)p, at);
     } else {
@@ -2413,7 +2431,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     if (h->region.end != h->buf + h->size || h->max_size != most ||
         h->fast_max != (h->bounded != 0u ? 0u : most) || h->zone_lo != h->region.limit + WORD ||
-        h->zone_len != (size_t)(h->region.top - h->zone_lo) ||
+        h->zone_len != stow__span(h->zone_lo, h->region.top) ||
         h->zone_lo > h->region.top || ((size_t)(h->region.top - h->zone_lo) & (PAGE - 1u)) != 0u ||
         (h->bounded != 0u && h->zone_lo != h->region.top)) {
         return false;
@@ -2474,7 +2492,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
     if (h->top != NULL && h->top != h->region.limit &&
         ((uintptr_t)h->top < (uintptr_t)h->region.first || (uintptr_t)h->top >= (uintptr_t)h->region.limit ||
          (head_of(h->region.limit) & PREV_FREE) == 0u ||
-         head_of(h->top) != ((size_t)(h->region.limit - h->top) | IS_TOP))) {
+         head_of(h->top) != (stow__span(h->top, h->region.limit) | IS_TOP))) {
         return false;
     }
     return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&

@@ -679,6 +679,37 @@ TEST(heap_small_requests_fall_back_to_blocks)
     CHECK(stow_heap_check(heap_a));
 }
 
+/* A block that takes all of the top leaves it empty (region 0's end word, as
+ * lib/src/heap.c keeps it): nothing more fits, and the block freed next to
+ * the end joins it again, a page can be cut from it, and everything goes
+ * back. */
+TEST(heap_top_used_up_takes_back_the_block_freed_next_to_it)
+{
+    CHECK_CALL(fresh(heap_a, WORK, SMALL_RAM ? WORK_BYTES : 8u * PAGE));
+    size_t lf = stow_heap_largest_free(heap_a);
+    unsigned char *a = (unsigned char *)stow_heap_alloc(heap_a, SMALL_MAX + 1u);
+    CHECK_NOT_NULL(a);
+    size_t rest = stow_heap_largest_free(heap_a);
+    unsigned char *b = (unsigned char *)stow_heap_alloc(heap_a, rest); /* all of the top */
+    CHECK_NOT_NULL(b);
+    CHECK_PTR_EQ(heap_a->top, heap_a->region.limit);
+    CHECK_EQ(stow_heap_largest_free(heap_a), 0);
+    CHECK(stow_heap_check(heap_a));
+    stow_heap_free(heap_a, b); /* next to the end word: the top again, in no class */
+    CHECK_PTR_EQ(heap_a->top, block_of(b));
+    CHECK_EQ(stow_heap_largest_free(heap_a), rest);
+    CHECK(stow_heap_check(heap_a));
+    unsigned char *s = (unsigned char *)stow_heap_alloc(heap_a, 8); /* a page from its end */
+    CHECK_NOT_NULL(s);
+    CHECK(in_slot(heap_a, s));
+    CHECK(stow_heap_check(heap_a));
+    stow_heap_free(heap_a, s);
+    stow_heap_free(heap_a, a);
+    CHECK_EQ(stow_heap_largest_free(heap_a), lf);
+    CHECK_EQ(stats_of(heap_a).used, 0);
+    CHECK(stow_heap_check(heap_a));
+}
+
 TEST(heap_size_zero_is_the_smallest_slot_or_block)
 {
     for (int bounded = 0; bounded < 2; bounded++) {
@@ -2806,6 +2837,7 @@ void stow_test_suite_heap(void)
     RUN(heap_large_requests_take_one_word_header_blocks);
     RUN(heap_pages_come_from_the_top_and_go_back);
     RUN(heap_small_requests_fall_back_to_blocks);
+    RUN(heap_top_used_up_takes_back_the_block_freed_next_to_it);
     RUN(heap_size_zero_is_the_smallest_slot_or_block);
     RUN(heap_refuses_sizes_that_overflow_and_counts_a_fail);
     RUN(heap_free_merges_neighbours);

@@ -3,7 +3,8 @@
  *
  * Regions. Each region's storage holds a row of blocks [first, limit) that tile
  * it with no gap, then a word at limit that ends them (it reads as a live block
- * of size 0, so no walk and no merge needs a bounds test), then, in region 0
+ * of size 0, so no walk and no merge needs a bounds test; in region 0 of a
+ * default heap, as the empty top when the top is used up), then, in region 0
  * only, the pages of slots up to top, and at check levels 1 and 2 the region's
  * live-start bit map from top on. A region added later keeps its description
  * (stow_heap_region_t) at its start, before its row; region 0's is in the heap
@@ -16,7 +17,8 @@
  * payload (block + one word) is aligned to ALIGN.
  *   word 0: the size | USED | PREV_FREE | ALIGNED. PREV_FREE says that the block
  *     before is free, and so that the word before this block is that free
- *     block's size (its footer).
+ *     block's size (its footer). In a free block, whose predecessor is never
+ *     free, the same bit is IS_TOP: set on the top alone.
  *   live block: payload from word 1; when ALIGNED is set (it was allocated with
  *     more than ALIGN), its last word is that alignment, for realloc; at level
  *     2 the word before (or the last) holds the requested size, and the bytes
@@ -25,26 +27,40 @@
  *     word that points to this block (the class's head, or word 1 of the block
  *     before it in the class: an "hlist", which unlinks without knowing its
  *     class and needs one word per class head), its last word its size again
- *     (the footer). Word 0 is the size alone: the block before a free block is
- *     never free, and a free block is not USED.
- *   the top: region 0's last block, when it is free, is not in a class (h->top):
- *     what no class can serve is carved from its low end, pages come from its
- *     high end and go back to it, and frees next to it grow it, with no class
- *     bit to touch (dlmalloc's "top chunk"). A bounded heap has no top: its last
- *     free block is in its class like any other, as its policy needs. When region
- *     0's last block is free but in a class (freed next to the end word), the
- *     next page taken or given back makes it the top first (find_top).
+ *     (the footer; the top keeps none: no block after it is ever freed). Word
+ *     0 is the size alone (and IS_TOP): the block before a free block is never
+ *     free, and a free block is not USED.
+ *   the top: region 0's last block, when it is free, is not in a class (h->top,
+ *     its header IS_TOP): what no class can serve is carved from its low end,
+ *     pages come from its high end and go back to it, and frees next to it grow
+ *     it, with no class bit to touch (dlmalloc's "top chunk"). A default heap
+ *     always has one: when it is used up (a carve or a page takes all of it),
+ *     the top is empty, h->top is region 0's end word and that word reads as a
+ *     free block of size 0 marked IS_TOP, so that a block freed next to it
+ *     joins it as it would join any top (and writes the end word back). The
+ *     top's free neighbour test is its header's flag (no load of h->top). A
+ *     bounded heap has no top: its last free block is in its class like any
+ *     other, as its policy needs.
  *
  * Size classes. Below 4 ALIGN one class per size (a multiple of ALIGN); above,
- * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0, s =
- * max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three bits giving the
- * class in its power of two, counted from MIN_BLOCK's class (94 classes on
- * 32-bit targets, 138 on 64-bit ones). A bit per class in three words
- * (classes[]) says which classes have a block: the smallest non-empty class at
- * or above c is one bit scan away (two or three word tests more when it is in
- * a later word), and a class that fills or empties changes one word. TLSF
+ * four per power of two: class_of(size) = 4 s + (size >> s) - CLASS0 +
+ * FIRST_CLASS, s = max(log2(size), 2 + ALIGN_SHIFT) - 2, the size's top three
+ * bits giving the class in its power of two (94 classes on 32-bit targets, 138
+ * on 64-bit ones). A class is numbered by the word of the heap object that
+ * holds its head (heads[c - FIRST_CLASS]), and on 32-bit targets with an
+ * ALIGN of 8 (Cortex-M) the object's words before heads[] are as many as
+ * CLASS0 (14), so class_of() is 4 s + (size >> s) exactly; the word that
+ * points to a class's first block names the class. A bit per class in four
+ * words (classes[], the object's first words: class c's is classes[c / BITS])
+ * says which classes have a block, from each word's top bit down where the
+ * core counts leading zeros (else from bit 0 up): the smallest non-empty class
+ * at or above c is one shift and one count away (up to three word tests more
+ * when it is in a later word: the first word holds the classes below 512
+ * bytes on Cortex-M, the second those below 128 KiB, the fourth only blocks
+ * of 32 MiB and more), and a class that fills or empties changes one word,
+ * its bit a rotate of c. TLSF
  * keeps two levels of bits (a word of powers of two, a word of classes per
- * power) so that any number of classes fits; three words are enough here,
+ * power) so that any number of classes fits; four words are enough here,
  * and a block's class change costs one read-modify-write instead of two.
  * Eight classes per power of two (TLSF's usual count) gave the same smallest
  * heap on the lua and openssl traces and 0.8% less on python's (1411 KiB
@@ -55,15 +71,19 @@
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
  * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
  * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
- * granule: offset of the first free slot (0: full), slots in use, class, and
- * the page's next and previous in its list, by number (page n at top - n PAGE).
+ * granule: offset of the first free slot (0: full), slots in use, class
+ * (SPARE: an empty page), and the page's next and previous in its list, by
+ * number (page n at top - n PAGE).
  * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
  * (1, odd: no offset) when it and every slot after it were never handed out: a
  * new page is ready with two stores and no loop. Pages are taken at region 0's
  * top, from the top block's high end, one at a time, so the pages are one run
  * [zone_lo, top) and a pointer is a slot exactly when it is in that run (one
- * unsigned compare). A page with a free slot is in its class's list (avail[k];
- * a full one in none). An empty page goes back to the top when it is the lowest
+ * unsigned compare with zone_len, top - zone_lo). A page with a free slot is
+ * in its class's list (avail[k]: k is a request's granules less one, at most
+ * 7, which the fast path computes with one saturating instruction where the
+ * core has one, and a table gives elsewhere; a full page is in none). An
+ * empty page goes back to the top when it is the lowest
  * (zone_lo), together with the run of empty pages just above it; else it joins
  * the empty pages next to it in a run (kept whole like a free block: its lowest
  * page on the spare list, and it and the highest page say how many pages the
@@ -143,16 +163,18 @@
  *   - each region is laid out where its storage says; its blocks tile [first,
  *     limit) exactly, each size a multiple of ALIGN, at least MIN_BLOCK; its
  *     end word is USED with size 0 and PREV_FREE exactly when its last block
- *     is free; region 0's limit is one word below zone_lo, and [zone_lo, top)
- *     is whole pages;
- *   - no two free blocks are neighbours; PREV_FREE is set exactly on the
- *     blocks that follow a free block; a free block's footer equals its size;
+ *     is free (or is the empty top, below); region 0's limit is one word below
+ *     zone_lo, and [zone_lo, top) is whole pages, zone_len bytes;
+ *   - no two free blocks are neighbours; PREV_FREE is set exactly on the live
+ *     blocks that follow a free block; a free block's footer equals its size
+ *     (but the top's);
  *   - every free block but the top is in the class of its size, once, linked
  *     both ways; class bits are set exactly for the non-empty classes (none
- *     past the last class); the top, when set, is region 0's last block, free,
- *     and the heap is not bounded;
- *   - a page is either in use (its class valid, its free slots each once on its
- *     class's grid, the never handed out ones from the VIRGIN mark to the end,
+ *     past the last class); IS_TOP is set on the top's header alone; a default
+ *     heap has a top, a bounded one none: region 0's last block, free, or
+ *     empty: region 0's end word, reading IS_TOP alone, after a live block;
+ *   - a page is either in use (its class valid, its free slots each once on
+ *     its class's grid, the never handed out ones from the VIRGIN mark to the end,
  *     its count of live slots right and not 0) or the lowest of a run of empty
  *     pages (its count and the highest page's agree, no empty page next to the
  *     run, not at the bottom); the pages with a free slot are exactly those in
@@ -187,10 +209,15 @@
 #define PREV_FREE ((size_t)2u)
 #define ALIGNED ((size_t)4u)
 #define FLAGS (USED | PREV_FREE | ALIGNED)
+#define IS_TOP PREV_FREE              /* in a free block's header: it is the top (no other free block has the flag) */
 #define SL_BITS 2u                    /* four classes per power of two */
-/* class_of()'s value for MIN_BLOCK, subtracted so that classes count from 0 */
+/* Classes are numbered by the word of the heap object that holds their head:
+ * MIN_BLOCK's class is FIRST_CLASS (14 on Cortex-M). CLASS0 is what the
+ * formula (s << SL_BITS) + (size >> s) gives for MIN_BLOCK (also 14 there). */
+#define FIRST_CLASS (offsetof(stow_heap_t, heads) / WORD)
 #define CLASS0 ((ALIGN_SHIFT << SL_BITS) + MIN_BLOCK / ALIGN)
 #define CLASSES STOW__HEAP_CLASSES
+#define END_CLASS (FIRST_CLASS + CLASSES)
 #define NO_CLASS (~(size_t)0)         /* search_from()'s answer when no class has a block */
 #define BLOCK_LIMIT ((size_t)1u << STOW__HEAP_LOG2_LIMIT) /* every block is smaller */
 #define PAGE (64u * ALIGN)
@@ -205,6 +232,22 @@
 #define FAST_PATHS 1
 #else
 #define FAST_PATHS 0
+#endif
+
+/* In line wherever it is called, for the fast paths. */
+#if FAST_PATHS && defined(__GNUC__)
+#define HOT inline __attribute__((always_inline))
+#elif FAST_PATHS
+#define HOT inline
+#else
+#define HOT /* the compiler's choice, for size */
+#endif
+
+/* In line in the fast paths, out of line in a build for size. */
+#if FAST_PATHS
+#define HOT_OR_APART HOT
+#else
+#define HOT_OR_APART STOW__NOINLINE
 #endif
 
 /* Out of line in a build for size, in line otherwise. */
@@ -223,8 +266,10 @@ STOW_STATIC_ASSERT(sizeof(size_t) == sizeof(void *), "the heap keeps sizes and l
 STOW_STATIC_ASSERT(HEADER == WORD, "a block's header is one word");
 STOW_STATIC_ASSERT(((size_t)1u << ALIGN_SHIFT) == ALIGN, "STOW_HEAP_ALIGN must be 8 or 16");
 STOW_STATIC_ASSERT(MIN_BLOCK <= 2u * ALIGN, "a front gap of one granule must be avoidable");
-STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 3u && CLASSES < 3u * BITS,
-                   "the class bits fit three words, with one to spare (search_from)");
+STOW_STATIC_ASSERT(STOW__HEAP_CLASS_WORDS == 4u && END_CLASS < 4u * BITS,
+                   "the class bits fit four words, with one to spare (search_from)");
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, heads) % WORD == 0u && (size_t)offsetof(stow_heap_t, classes) == 0u,
+                   "the class heads and bits are words of the heap object, the bits first");
 
 /* Every function here reads and writes the heap's own words inside free blocks,
  * which an ASan build poisons: the sanitizer must not check the library's own
@@ -244,12 +289,13 @@ typedef struct {
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
-STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) ==
-                       (size_t)offsetof(stow_heap_t, avail) + sizeof(((stow_heap_t *)0)->avail),
-                   "lay_out clears avail[] and classes[] as one run of words");
-STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, heads) ==
-                       (size_t)offsetof(stow_heap_t, classes) + sizeof(((stow_heap_t *)0)->classes),
-                   "lay_out clears classes[] and heads[] as one run of words");
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, avail) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, bounded) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, fast_max) < (size_t)offsetof(stow_heap_t, heads) &&
+                       (size_t)offsetof(stow_heap_t, heads) ==
+                           sizeof(((stow_heap_t *)0)->classes) + sizeof(((stow_heap_t *)0)->avail) + 2u * WORD,
+                   "lay_out clears the words before heads[] and heads[] as one run (bounded kept)");
 STOW_STATIC_ASSERT(sizeof(void *) == WORD && sizeof(unsigned char *) == WORD,
                    "the lists lay_out clears are of words");
 
@@ -261,6 +307,50 @@ static FN inline void set_head(unsigned char *b, size_t w) { *W(b) = w; }
 static FN inline size_t size_of(size_t head) { return head & ~FLAGS; }
 static FN inline page_t *P(unsigned char *page) { return (page_t *)(void *)page; }
 static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
+
+/* Two neighbouring words at base + at (used and peak, top and zone_lo,
+ * zone_lo and zone_len in the heap object; the next and previous links of a
+ * free block), read into w0 and w1 or written together: on Thumb-2 with one
+ * LDRD or STRD (GCC does not merge two accesses on Cortex-M); elsewhere one
+ * by one. at is a constant. */
+#if defined(__arm__) && defined(__thumb2__) && defined(__GNUC__)
+#define LOAD_PAIR(base, at, w0, w1)                                                           \
+    __asm__("ldrd %0, %1, [%2, %3]"                                                           \
+            : "=r"(w0), "=r"(w1)                                                              \
+            : "r"(base), "I"(at),                                                             \
+              "m"(*(const size_t(*)[2])(const void *)((const unsigned char *)(base) + (at))))
+#define SET_PAIR(base, at, w0, w1)                                                            \
+    __asm__("strd %1, %2, [%3, %4]"                                                           \
+            : "=m"(*(size_t(*)[2])(void *)((unsigned char *)(base) + (at)))                   \
+            : "r"(w0), "r"(w1), "r"(base), "I"(at))
+/* zone_lo and zone_len into r2 and r3: free's slot path then runs in r0-r3
+ * and r12 (GCC's own choice needs one more register, pushed). */
+#define LOAD_ZONE(h, lo, len)                                                                 \
+    do {                                                                                      \
+        register size_t lo_ __asm__("r2");                                                    \
+        register size_t len_ __asm__("r3");                                                   \
+        LOAD_PAIR(h, offsetof(stow_heap_t, zone_lo), lo_, len_);                              \
+        (lo) = lo_;                                                                           \
+        (len) = len_;                                                                         \
+    } while (0)
+#else
+#define LOAD_PAIR(base, at, w0, w1)                                                           \
+    do {                                                                                      \
+        (w0) = W((unsigned char *)(base) + (at))[0];                                          \
+        (w1) = W((unsigned char *)(base) + (at))[1];                                          \
+    } while (0)
+#define SET_PAIR(base, at, w0, w1)                                                            \
+    do {                                                                                      \
+        W((unsigned char *)(base) + (at))[0] = (w0);                                          \
+        W((unsigned char *)(base) + (at))[1] = (w1);                                          \
+    } while (0)
+#define LOAD_ZONE(h, lo, len) LOAD_PAIR(h, offsetof(stow_heap_t, zone_lo), lo, len)
+#endif
+STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, peak) == (size_t)offsetof(stow_heap_t, used) + WORD &&
+                       (size_t)offsetof(stow_heap_t, zone_lo) == (size_t)offsetof(stow_heap_t, top) + WORD &&
+                       (size_t)offsetof(stow_heap_t, zone_len) == (size_t)offsetof(stow_heap_t, zone_lo) + WORD,
+                   "used and peak, top, zone_lo and zone_len are neighbours (LOAD_PAIR)");
+
 
 /* ---- bit scans ---------------------------------------------------------------------- *
  *
@@ -283,7 +373,11 @@ static FN inline half_t *H(unsigned char *p) { return (half_t *)(void *)p; }
 #endif
 static FN inline size_t log2_of(size_t x) { return BITS - 1u - CLZ(x); }
 static FN inline size_t lowest_bit(size_t x) { return CTZ(x); }
+/* With a count-leading-zeros instruction, the class bits run from the top of
+ * each word down (see "Size classes"). */
+#define BITS_DOWN 1
 #else
+#define BITS_DOWN 0
 static FN inline uint32_t log2_floor32(uint32_t x)
 {
     static const unsigned char debruijn_floor[32] = {0,  9,  1,  10, 13, 21, 2,  29, 11, 14, 16,
@@ -334,98 +428,181 @@ static FN inline size_t exact_block(size_t size)
 /* Slots: class k holds slots of units[k] * ALIGN bytes, 63 / units of them
  * to a page (63, 31, 21, 15, 12, 10, 9, 7: each size the largest with that
  * many in the 63 granules after the page header). A request of u granules
- * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. Both tables in one array, so that one base
- * address serves both. */
-static const unsigned char slot_table[10u + STOW__HEAP_SLOT_CLASSES] = {
-    0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u, /* unit_class[u] */
-    1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};        /* slot_units[k], from 10 on */
+ * (size + TAIL rounded up; 0 counts as 1) takes class unit_class[u]. A
+ * class's slot size in bytes (at most 9 ALIGN: a byte) is one load from a
+ * table of its own. */
+#define SLOT_SIZE(units) ((units) * ALIGN)
+STOW_STATIC_ASSERT(SLOT_SIZE(9u) <= 0xFFu, "a slot size fits a byte");
 
-static FN inline size_t slot_bytes(size_t k) { return (size_t)slot_table[10u + k] << ALIGN_SHIFT; }
-static FN inline size_t slot_class(size_t size) { return slot_table[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT]; }
+static FN inline size_t slot_bytes(size_t k)
+{
+    static const unsigned char slot_size[STOW__HEAP_SLOT_CLASSES] = {
+        SLOT_SIZE(1u), SLOT_SIZE(2u), SLOT_SIZE(3u), SLOT_SIZE(4u),
+        SLOT_SIZE(5u), SLOT_SIZE(6u), SLOT_SIZE(7u), SLOT_SIZE(9u)};
+    return slot_size[k];
+}
+static FN inline size_t slot_class(size_t size)
+{
+    static const unsigned char unit_class[10u] = {0u, 0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 7u};
+    return unit_class[(size + TAIL + ALIGN - 1u) >> ALIGN_SHIFT];
+}
+#if FAST_PATHS
+/* The class of a request of size bytes (at most SMALL_MAX), for the fast
+ * path: where the core saturates in one instruction (USAT), computed rather
+ * than looked up, the request's granules less one, at most 7 (the last class
+ * serves 8 and 9 granules): size 0 gives -1, which saturates to class 0.
+ * GCC and clang shift a negative value arithmetically (C11 leaves it to the
+ * implementation). */
+static FN inline size_t slot_class_fast(size_t size)
+{
+#if defined(__GNUC__) && defined(__ARM_FEATURE_SAT)
+    ptrdiff_t k = ((ptrdiff_t)(size + TAIL) - 1) >> ALIGN_SHIFT;
+    k = k < 0 ? 0 : k > (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 ? (ptrdiff_t)STOW__HEAP_SLOT_CLASSES - 1 : k;
+    return (size_t)k;
+#else
+    return slot_class(size);
+#endif
+}
+#endif
 
 /* ---- size classes --------------------------------------------------------------------- *
  *
  * Free blocks are kept in classes: below 4 ALIGN one per size (a multiple of
  * ALIGN), above that four per power of two. With s = max(log2(size), 2 +
- * ALIGN_SHIFT) - 2, a size's class is 4 s + (size >> s) - CLASS0: the top
- * three bits of the size give the class within its power of two, and the
- * classes count from 0 (MIN_BLOCK's). A bit per class, in the few words of
- * classes[] (three), says which classes have a block: the smallest non-empty
- * class at or above c is one bit scan away, or two or three when it is in a
- * later word. There is no second level to keep: a class that fills or empties
- * touches one word. */
-static FN inline size_t class_of(size_t size)
+ * ALIGN_SHIFT) - 2, the top three bits of the size, size >> s, give the class
+ * within its power of two; a class is numbered by the word of the heap object
+ * that holds its head, (s << 2) + (size >> s) - CLASS0 + FIRST_CLASS, so that
+ * the head of class c is the object's word c (heads[c - FIRST_CLASS]) and the
+ * word that points to the first block of a class (word 2 of that block) names
+ * its class. A bit per class, in the four words of classes[], says which
+ * classes have a block: class c's is in classes[c / BITS], counted from the
+ * word's top bit down where the core counts leading zeros in one instruction
+ * (else from bit 0 up), so that the smallest non-empty class at or above c is
+ * one shift and one count away, or up to three word tests more when it is in
+ * a later word. There is no second level to keep: a class that fills or
+ * empties touches one word. classes[] is the object's first words, so class
+ * c's word of bits is the object's word c / BITS, and its bit c % BITS from
+ * the top (one rotate). On Cortex-M FIRST_CLASS and CLASS0 are both 14, and
+ * class_of() adds nothing to 4 s + (size >> s). */
+static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return &W((unsigned char *)h)[c]; }
+
+static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
+static FN inline size_t class_at(size_t size, size_t s)
 {
-    size_t s = log2_of(size | (ALIGN << SL_BITS)) - SL_BITS;
-    return (s << SL_BITS) + (size >> s) - CLASS0;
+    return ((s << SL_BITS) + (size >> s) + FIRST_CLASS) - CLASS0; /* 0 is added on Cortex-M */
+}
+static FN inline size_t class_of(size_t size) { return class_at(size, class_shift(size)); }
+
+/* The word of class bits that holds class c's. */
+static FN inline word_t *bits_at(stow_heap_t *h, size_t c) { return (word_t *)&h->classes[c / BITS]; }
+
+/* Class c's bit in its word. */
+static FN inline size_t bit_of(size_t c)
+{
+#if BITS_DOWN
+    /* the top bit rotated right by c % BITS: one rotate of a constant (on ARM,
+     * whose rotate takes the amount modulo 32, written out: GCC would mask it
+     * first) */
+    const size_t top = (size_t)1u << (BITS - 1u);
+#if defined(__arm__) && defined(__thumb2__)
+    size_t bit;
+    (void)c; /* read by the asm statement (which a static analyser may not read) */
+    __asm__("ror %0, %1, %2" : "=r"(bit) : "r"(top), "r"(c));
+    return bit;
+#else
+    return (top >> (c % BITS)) | (top << ((0u - c) % BITS));
+#endif
+#else
+    return (size_t)1u << (c % BITS);
+#endif
 }
 
-/* The head of class c: a word holding its first free block, or 0. */
-static FN inline word_t *head_at(stow_heap_t *h, size_t c) { return (word_t *)(void *)&h->heads[c]; }
+/* The first class whose bit is set in x, a word of class bits shifted so that
+ * class c's bit comes first, counting from c; x is not 0. */
+static FN inline size_t first_from(size_t c, size_t x)
+{
+#if BITS_DOWN
+    return c + CLZ(x);
+#else
+    return c + lowest_bit(x);
+#endif
+}
 
-/* The smallest non-empty class at or above c (at most CLASSES), or NO_CLASS. */
-static FN inline size_t search_from(const stow_heap_t *h, size_t c)
+/* The word of class bits x with the bits of the classes below c (in its
+ * word) taken out, shifted so that class c's comes first. */
+static FN inline size_t bits_from(size_t x, size_t c)
+{
+#if BITS_DOWN
+    return x << (c % BITS);
+#else
+    return x >> (c % BITS);
+#endif
+}
+
+/* The highest class whose bit is set in x, class bits word w (not 0). */
+static FN inline size_t last_in(size_t w, size_t x)
+{
+#if BITS_DOWN
+    return w * BITS + (BITS - 1u - lowest_bit(x));
+#else
+    return w * BITS + log2_of(x);
+#endif
+}
+
+/* The first class with a block in the words of bits after c's, or NO_CLASS. */
+static FN inline size_t search_after(const stow_heap_t *h, size_t c)
 {
     size_t w = c / BITS;
-    size_t here = h->classes[w] & (~(size_t)0 << (c % BITS));
-    if (here != 0u) {
-        return w * BITS + lowest_bit(here);
+    if (w < 1u && h->classes[1] != 0u) {
+        return first_from(BITS, h->classes[1]);
     }
-    if (w == 0u && h->classes[1] != 0u) {
-        return BITS + lowest_bit(h->classes[1]);
+    if (w < 2u && h->classes[2] != 0u) {
+        return first_from(2u * BITS, h->classes[2]);
     }
-    if (w <= 1u && h->classes[2] != 0u) {
-        return 2u * BITS + lowest_bit(h->classes[2]);
+    if (w < 3u && h->classes[3] != 0u) {
+        return first_from(3u * BITS, h->classes[3]);
     }
     return NO_CLASS;
+}
+
+/* The smallest non-empty class at or above c (at most END_CLASS), or NO_CLASS. */
+static FN inline size_t search_from(stow_heap_t *h, size_t c)
+{
+    size_t here = bits_from(*bits_at(h, c), c);
+    return here != 0u ? first_from(c, here) : search_after(h, c);
 }
 
 /* The highest non-empty class, or NO_CLASS. */
 static FN inline size_t highest_class(const stow_heap_t *h)
 {
-    if (h->classes[2] != 0u) {
-        return 2u * BITS + log2_of(h->classes[2]);
+    size_t w = 0u;
+    if (h->classes[3] != 0u) {
+        w = 3u;
+    } else if (h->classes[2] != 0u) {
+        w = 2u;
+    } else if (h->classes[1] != 0u) {
+        w = 1u;
+    } else {
+        /* the first word, or none */
     }
-    if (h->classes[1] != 0u) {
-        return BITS + log2_of(h->classes[1]);
-    }
-    return h->classes[0] != 0u ? log2_of(h->classes[0]) : NO_CLASS;
+    return h->classes[w] != 0u ? last_in(w, h->classes[w]) : NO_CLASS;
 }
 
 /* Class c gained its first block, or lost its last: its bit. */
-static FN inline void class_filled(stow_heap_t *h, size_t c)
-{
-    h->classes[c / BITS] |= (size_t)1u << (c % BITS);
-}
-static FN inline void class_emptied(stow_heap_t *h, size_t c)
-{
-    h->classes[c / BITS] &= ~((size_t)1u << (c % BITS));
-}
+static FN inline void class_filled(stow_heap_t *h, size_t c) { *bits_at(h, c) |= bit_of(c); }
+static FN inline void class_emptied(stow_heap_t *h, size_t c) { *bits_at(h, c) &= ~bit_of(c); }
 
-#if FAST_PATHS
-/* Class c emptied and class d filled. */
-static FN inline void classes_swap(stow_heap_t *h, size_t c, size_t d)
-{
-    if (c / BITS == d / BITS) {
-        h->classes[c / BITS] ^= ((size_t)1u << (c % BITS)) | ((size_t)1u << (d % BITS));
-    } else {
-        class_emptied(h, c);
-        class_filled(h, d);
-    }
-}
-#endif
 
 /* Free block b (its size and footer written) goes first in class c. Its words:
  * 0 its size (no flag: a free block is not used, and the block before it is
  * not free), 1 the next block of the class, 2 the word that points to b (the
  * class's head or word 1 of the block before it in the class), and its last
  * word its size again (the footer, for a free of the block after it). */
-static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
+static FN HOT void link_node(stow_heap_t *h, unsigned char *b, size_t c)
 {
     word_t *head = head_at(h, c);
     size_t first = *head;
-    W(b)[1] = first;
-    W(b)[2] = (size_t)(uintptr_t)head;
+    SET_PAIR(b, WORD, first, (size_t)(uintptr_t)head);
     if (first != 0u) {
         W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(b)[1];
     } else {
@@ -435,36 +612,66 @@ static FN inline void link_node(stow_heap_t *h, unsigned char *b, size_t c)
 }
 
 /* Writes free block b's size in its first and last words. */
-static FN inline void set_free(unsigned char *b, size_t size)
+static FN HOT void set_free(unsigned char *b, size_t size)
 {
     set_head(b, size);
     *W(b + size - WORD) = size;
 }
 
-static FN inline void link_free(stow_heap_t *h, unsigned char *b, size_t size)
+/* Free block b of size bytes is the top: its header says so. It keeps no
+ * footer: no block after it is ever freed (the end word follows it). */
+static FN HOT void set_top(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    h->top = b;
+    set_head(b, size | IS_TOP);
+}
+
+/* The top is used up: it is empty now, its header region 0's end word
+ * (limit), of size 0. */
+static FN inline void empty_top(stow_heap_t *h, unsigned char *limit)
+{
+    h->top = limit;
+    set_head(limit, IS_TOP);
+}
+
+/* Free block b of size bytes joins the top (next, of next_size bytes, maybe
+ * empty): it is the top now, and the word after it region 0's end word. */
+static FN HOT void grow_top(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *next, size_t next_size)
+{
+    set_top(h, b, size + next_size);
+    set_head(next + next_size, USED | PREV_FREE);
+#if STOW_CHECK_LEVEL >= 2
+    if (next_size != 0u) {
+        stow__fill(next, STOW__POISON, 3u * WORD);
+    }
+#else
+    (void)next;
+#endif
+}
+
+static FN HOT void link_free(stow_heap_t *h, unsigned char *b, size_t size)
 {
     set_free(b, size);
     link_node(h, b, class_of(size));
 }
 
-/* The shift class_of(size) uses; two sizes of which the larger gives shift s
- * are in the same class exactly when they agree after shifting right by s
- * (below, a smaller size of a lower power of two shifts to less than 4). */
-static FN inline size_t class_shift(size_t size) { return log2_of(size | (ALIGN << SL_BITS)) - SL_BITS; }
-
 /* Takes free block b out of its class. When b was alone in it, the word that
- * pointed to b is the class's head, whose place in heads[] names the class. */
-static FN inline void unlink_free(stow_heap_t *h, unsigned char *b)
+ * pointed to b is the class's head, whose place in the heap object names the
+ * class (a block's word is outside the object: one unsigned compare). */
+static FN HOT void unlink_free(stow_heap_t *h, unsigned char *b)
 {
-    size_t next = W(b)[1];
-    word_t *pprev = (word_t *)(uintptr_t)W(b)[2];
+    size_t next;
+    size_t link;
+    (void)b; /* read by LOAD_PAIR's asm statement on Thumb-2 (which a static analyser may not read) */
+    LOAD_PAIR(b, WORD, next, link);
+    word_t *pprev = (word_t *)(uintptr_t)link;
     *pprev = next;
     if (next != 0u) {
         W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)pprev;
         return;
     }
-    size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)&h->heads[0]);
-    if (at < sizeof h->heads) {
+    size_t at = (size_t)((uintptr_t)pprev - (uintptr_t)h);
+    if (at < END_CLASS * WORD) {
         class_emptied(h, at / WORD);
     }
 }
@@ -620,8 +827,7 @@ static FN void lay_region(stow_heap_t *h, region_t *r, const struct layout *l, u
 #endif
     set_head(r->limit, USED | PREV_FREE);
     if (r == &h->region && h->bounded == 0u) {
-        h->top = l->first;
-        set_free(l->first, blocks);
+        set_top(h, l->first, blocks);
     } else {
         link_free(h, l->first, blocks);
     }
@@ -639,15 +845,17 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     if (!layout_of(h->buf, h->buf + h->size, &l)) {
         return false;
     }
-    /* avail[], classes[] and heads[], words one after the other (asserted
-     * below), cleared by one pointer loop, opaque to the compiler: not
-     * memset (internal.h). */
-    word_t *w = W((unsigned char *)h->avail);
+    /* classes[], avail[], bounded, fast_max and heads[], the object's first
+     * words, cleared by a pointer loop, opaque to the compiler: not memset
+     * (internal.h); bounded is kept, fast_max set again by lay_region(). */
+    uint32_t bounded = h->bounded;
+    word_t *w = W((unsigned char *)h->classes);
     while (w != W((unsigned char *)(h->heads + STOW__HEAP_CLASSES))) {
         *w = 0u;
         STOW__OPAQUE(w);
         w++;
     }
+    h->bounded = bounded;
     h->spare = NULL;
     h->top = NULL;
     h->used = 0u;
@@ -655,6 +863,7 @@ static FN STOW__NOINLINE bool lay_out(stow_heap_t *h)
     h->region.next = NULL;
     lay_region(h, &h->region, &l, h->buf + h->size);
     h->zone_lo = l.top;
+    h->zone_len = 0u;
     return true;
 }
 
@@ -670,17 +879,17 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
     if (rest >= MIN_BLOCK) {
         /* What follows it has PREV_FREE already. The rest of the top is the top. */
         if (top) {
-            h->top = b + size;
-            set_free(b + size, rest);
+            set_top(h, b + size, rest);
         } else {
             link_free(h, b + size, rest);
         }
     } else {
         size = fsize;
         if (top) {
-            h->top = NULL;
+            empty_top(h, b + fsize);
+        } else {
+            set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
         }
-        set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
     }
     set_head(b, size | USED | flags);
     h->used += size; /* peak catches up when used next falls: see lower_used() */
@@ -692,62 +901,61 @@ static FN inline unsigned char *carve(stow_heap_t *h, unsigned char *b, size_t f
 #if FAST_PATHS
 /* The same for b, still the first block of class c: when the rest stays in
  * class c it takes b's place there, with no class bit to touch. */
-static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
+/* Block b of size bytes is handed out: its header, used, its payload. */
+static FN HOT unsigned char *hand_out(stow_heap_t *h, unsigned char *b, size_t size)
+{
+    set_head(b, size | USED);
+    h->used += size; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, size - HEADER);
+    return b + HEADER;
+}
+
+static FN HOT unsigned char *carve_first(stow_heap_t *h, unsigned char *b, size_t c, size_t size)
 {
     size_t fsize = head_of(b);
+    size_t next = W(b)[1];
     size_t rest = fsize - size;
     word_t *head = head_at(h, c);
-    size_t next = W(b)[1];
-    if (rest >= MIN_BLOCK) {
-        unsigned char *r = b + size;
-        size_t rc = class_of(rest);
-        set_head(r, rest);
-        *W(b + fsize - WORD) = rest;
-        if (rc == c) {
-            W(r)[1] = next;
-            W(r)[2] = (size_t)(uintptr_t)head;
-            *head = (size_t)(uintptr_t)r;
-            if (next != 0u) {
-                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
-            }
-        } else {
-            /* b leaves class c, r joins class rc: when c empties and rc
-             * fills, one word changes when both bits are in it. */
-            *head = next;
-            word_t *rhead = head_at(h, rc);
-            size_t first = *rhead;
-            W(r)[1] = first;
-            W(r)[2] = (size_t)(uintptr_t)rhead;
-            *rhead = (size_t)(uintptr_t)r;
-            if (first != 0u) {
-                W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
-            }
-            if (next != 0u) {
-                W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
-                if (first == 0u) {
-                    class_filled(h, rc);
-                }
-            } else if (first != 0u) {
-                class_emptied(h, c);
-            } else {
-                classes_swap(h, c, rc);
-            }
-        }
-    } else {
+    if (rest < MIN_BLOCK) {
         *head = next;
         if (next != 0u) {
             W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
         } else {
             class_emptied(h, c);
         }
-        size = fsize;
         set_head(b + fsize, head_of(b + fsize) & ~PREV_FREE);
+        return hand_out(h, b, fsize);
     }
-    set_head(b, size | USED);
-    h->used += size;
-    MARK_LIVE(h, b + HEADER);
-    stow__acquire(b + HEADER, size - HEADER);
-    return b + HEADER;
+    unsigned char *r = b + size;
+    size_t rc = class_of(rest);
+    set_head(r, rest);
+    *W(b + fsize - WORD) = rest;
+    if (rc == c) {
+        SET_PAIR(r, WORD, next, (size_t)(uintptr_t)head);
+        *head = (size_t)(uintptr_t)r;
+        if (next != 0u) {
+            W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(r)[1];
+        }
+        return hand_out(h, b, size);
+    }
+    /* b leaves class c, r joins class rc */
+    *head = next;
+    word_t *rhead = head_at(h, rc);
+    size_t first = *rhead;
+    SET_PAIR(r, WORD, first, (size_t)(uintptr_t)rhead);
+    *rhead = (size_t)(uintptr_t)r;
+    if (first != 0u) {
+        W((unsigned char *)(uintptr_t)first)[2] = (size_t)(uintptr_t)&W(r)[1];
+    } else {
+        class_filled(h, rc);
+    }
+    if (next != 0u) {
+        W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)head;
+    } else {
+        class_emptied(h, c);
+    }
+    return hand_out(h, b, size);
 }
 
 #endif
@@ -755,10 +963,12 @@ static FN inline unsigned char *carve_first(stow_heap_t *h, unsigned char *b, si
 /* Lowers used by n. peak is brought up to date here, when used is about to fall,
  * and not by every allocation: used only grows in between, so the high-water mark
  * is max(peak, used) (what stats() reports), and alloc stays shorter. */
-static FN inline void lower_used(stow_heap_t *h, size_t n)
+static FN HOT void lower_used(stow_heap_t *h, size_t n)
 {
-    size_t used = h->used;
-    if (used > h->peak) {
+    size_t used;
+    size_t peak;
+    LOAD_PAIR(h, offsetof(stow_heap_t, used), used, peak);
+    if (used > peak) {
         h->peak = used;
     }
     h->used = used - n;
@@ -768,16 +978,17 @@ static FN inline void lower_used(stow_heap_t *h, size_t n)
  * goes into its class: into the place of free block old, one of its pieces,
  * when that was in the same class (no class bit to touch), else first in its
  * class, old taken out of its own. */
-static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
+static FN HOT void settle(stow_heap_t *h, unsigned char *b, size_t size, unsigned char *old, size_t old_size)
 {
     size_t s = class_shift(size);
     set_free(b, size);
     if (FAST_PATHS && (size >> s) == (old_size >> s)) {
         if (b != old) {
-            size_t next = W(old)[1];
-            word_t *pprev = (word_t *)(uintptr_t)W(old)[2];
-            W(b)[1] = next;
-            W(b)[2] = (size_t)(uintptr_t)pprev;
+            size_t next;
+            size_t link;
+            LOAD_PAIR(old, WORD, next, link);
+            word_t *pprev = (word_t *)(uintptr_t)link;
+            SET_PAIR(b, WORD, next, (size_t)(uintptr_t)pprev);
             *pprev = (size_t)(uintptr_t)b;
             if (next != 0u) {
                 W((unsigned char *)(uintptr_t)next)[2] = (size_t)(uintptr_t)&W(b)[1];
@@ -786,27 +997,26 @@ static FN inline void settle(stow_heap_t *h, unsigned char *b, size_t size, unsi
         return;
     }
     unlink_free(h, old);
-    link_node(h, b, (s << SL_BITS) + (size >> s) - CLASS0);
+    link_node(h, b, class_at(size, s));
 }
 
 /* The size bytes at b (whose predecessor is live: a live block's tail, or a
  * freed block already merged backwards) become free: merged with the next
  * block if that is free, linked into its class, and announced to the block
  * after them. */
-static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
+static FN HOT void release_forward(stow_heap_t *h, unsigned char *b, size_t size)
 {
     unsigned char *next = b + size;
     size_t next_head = head_of(next);
     if ((next_head & USED) != 0u) {
         set_head(next, next_head | PREV_FREE);
         link_free(h, b, size);
+    } else if ((next_head & IS_TOP) != 0u) {
+        next_head = size_of(next_head);
+        grow_top(h, b, size, next, next_head); /* the top grows down */
+        size += next_head;
     } else {
-        if (next == h->top) {
-            h->top = b; /* the top grows down */
-            set_free(b, size + next_head);
-        } else {
-            settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
-        }
+        settle(h, b, size + next_head, next, next_head); /* the block after next has PREV_FREE already */
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
@@ -819,7 +1029,7 @@ static FN inline void release_forward(stow_heap_t *h, unsigned char *b, size_t s
 
 /* The block b (live or about to be: head is its header) becomes free, merged
  * with free neighbours. */
-static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t head)
+static FN HOT void release_block(stow_heap_t *h, unsigned char *b, size_t head)
 {
     size_t size = size_of(head);
 #if STOW_CHECK_LEVEL >= 2
@@ -837,19 +1047,17 @@ static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t hea
     if ((next_head & USED) != 0u) {
         set_head(next, next_head | PREV_FREE);
     } else {
-        size += next_head;
-        if (next == h->top) {
+        if ((next_head & IS_TOP) != 0u) {
             /* All three are the top now. */
             unlink_free(h, prev);
-            h->top = prev;
-            set_free(prev, size);
+            grow_top(h, prev, size, next, size_of(next_head));
 #if STOW_CHECK_LEVEL >= 2
-            stow__fill(next, STOW__POISON, 3u * WORD);
             stow__fill(b - WORD, STOW__POISON, WORD);
 #endif
-            stow__poison(b, size - prev_size);
+            stow__poison(b, size - prev_size + size_of(next_head));
             return;
         }
+        size += next_head;
         unlink_free(h, next);
 #if STOW_CHECK_LEVEL >= 2
         stow__fill(next, STOW__POISON, 3u * WORD);
@@ -862,13 +1070,21 @@ static FN inline void release_block(stow_heap_t *h, unsigned char *b, size_t hea
     stow__poison(b, size - prev_size);
 }
 
-static FN inline void free_block(stow_heap_t *h, unsigned char *b)
+static FN HOT void free_block(stow_heap_t *h, unsigned char *b)
 {
     size_t head = head_of(b);
     lower_used(h, size_of(head));
     MARK_GONE(h, b + HEADER);
     release_block(h, b, head);
 }
+
+/* The same, out of line where the fast paths are: the free of a slot stays a
+ * leaf. */
+#if FAST_PATHS
+static FN STOW__NOINLINE void free_block_apart(stow_heap_t *h, unsigned char *b) { free_block(h, b); }
+#else
+static FN inline void free_block_apart(stow_heap_t *h, unsigned char *b) { free_block(h, b); }
+#endif
 
 /* ---- pages of slots ---------------------------------------------------------------------------- *
  *
@@ -894,60 +1110,59 @@ static FN inline unsigned char *page_of(const stow_heap_t *h, const unsigned cha
     return (unsigned char *)(uintptr_t)p - ((size_t)(p - h->region.top) & (PAGE - 1u));
 }
 
-static FN void list_push(stow_heap_t *h, unsigned char **head, unsigned char *page)
+/* The lists of pages link them by number from top, region 0's top (read
+ * once by the caller: the pages' stores could alias h->region.top). */
+static FN inline size_t number_in(const unsigned char *top, const unsigned char *page)
+{
+    return (size_t)(top - page) >> PAGE_SHIFT;
+}
+static FN inline unsigned char *page_in(const unsigned char *top, size_t n)
+{
+    return n != 0u ? (unsigned char *)(uintptr_t)(top - (n << PAGE_SHIFT)) : NULL;
+}
+
+static FN HOT_OR_APART void list_push(unsigned char *top, unsigned char **head, unsigned char *page)
 {
     unsigned char *old = *head;
-    size_t n = page_number(h, page);
+    size_t n = number_in(top, page);
     P(page)->prev = 0u;
-    P(page)->next = (uint16_t)(old != NULL ? page_number(h, old) : 0u);
+    P(page)->next = (uint16_t)(old != NULL ? number_in(top, old) : 0u);
     if (old != NULL) {
         P(old)->prev = (uint16_t)n;
     }
     *head = page;
 }
 
-static FN void list_remove(stow_heap_t *h, unsigned char **head, unsigned char *page)
+static FN HOT void list_remove(unsigned char *top, unsigned char **head, unsigned char *page)
 {
-    unsigned char *next = page_at(h, P(page)->next);
-    unsigned char *prev = page_at(h, P(page)->prev);
-    if (prev != NULL) {
-        P(prev)->next = P(page)->next;
+    size_t n = P(page)->next;
+    size_t v = P(page)->prev;
+    if (v != 0u) {
+        P(page_in(top, v))->next = (uint16_t)n;
     } else {
-        *head = next;
+        *head = page_in(top, n);
     }
-    if (next != NULL) {
-        P(next)->prev = P(page)->prev;
+    if (n != 0u) {
+        P(page_in(top, n))->prev = (uint16_t)v;
     }
 }
 
 /* Page new takes old's place in the list at head. */
-static FN void list_replace(stow_heap_t *h, unsigned char **head, unsigned char *old, unsigned char *new_page)
+static FN HOT_OR_APART void list_replace(unsigned char *top, unsigned char **head, unsigned char *old, unsigned char *new_page)
 {
-    size_t n = page_number(h, new_page);
-    P(new_page)->next = P(old)->next;
-    P(new_page)->prev = P(old)->prev;
-    unsigned char *next = page_at(h, P(old)->next);
-    unsigned char *prev = page_at(h, P(old)->prev);
-    if (prev != NULL) {
-        P(prev)->next = (uint16_t)n;
+    size_t n = number_in(top, new_page);
+    size_t next = P(old)->next;
+    size_t prev = P(old)->prev;
+    P(new_page)->next = (uint16_t)next;
+    P(new_page)->prev = (uint16_t)prev;
+    if (prev != 0u) {
+        P(page_in(top, prev))->next = (uint16_t)n;
     } else {
         *head = new_page;
     }
-    if (next != NULL) {
-        P(next)->prev = (uint16_t)n;
+    if (next != 0u) {
+        P(page_in(top, next))->prev = (uint16_t)n;
     }
-}
-
-/* Makes region 0's last block, when free, the top (out of its class). */
-static FN bool find_top(stow_heap_t *h)
-{
-    unsigned char *limit = h->region.limit;
-    if (h->top == NULL && (head_of(limit) & PREV_FREE) != 0u && h->bounded == 0u) {
-        unsigned char *t = limit - *W(limit - WORD);
-        unlink_free(h, t);
-        h->top = t;
-    }
-    return h->top != NULL;
 }
 
 /* Empty pages (spare) lie in runs of neighbours, kept whole like free blocks:
@@ -975,7 +1190,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
     if (page != NULL) {
         size_t pages = run_pages(page);
         if (pages == 1u) {
-            list_remove(h, &h->spare, page);
+            list_remove(h->region.top, &h->spare, page);
             return page;
         }
         P(page)->free = (uint16_t)(pages - 1u);
@@ -985,7 +1200,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         stow__unpoison(page, META);
         return page;
     }
-    if ((h->top == NULL && !find_top(h)) || page_number(h, h->zone_lo) >= MAX_PAGES) {
+    if (h->top == NULL || (h->zone_len >> PAGE_SHIFT) >= MAX_PAGES) {
         return NULL;
     }
     unsigned char *limit = h->region.limit;
@@ -1000,17 +1215,17 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
 #endif
     limit -= PAGE;
     if (tsize != PAGE) {
-        set_free(t, tsize - PAGE);
+        set_top(h, t, tsize - PAGE);
         set_head(limit, USED | PREV_FREE);
     } else {
-        h->top = NULL;
-        set_head(limit, USED);
+        empty_top(h, limit);
     }
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page, STOW__POISON, PAGE);
 #endif
     h->region.limit = limit;
     h->zone_lo = page;
+    h->zone_len += PAGE;
     stow__unpoison(page, META);
     return page;
 }
@@ -1021,26 +1236,39 @@ static FN void give_pages_back(stow_heap_t *h, size_t pages)
 {
     unsigned char *b = h->region.limit;
     unsigned char *limit = b + pages * PAGE;
-    (void)find_top(h);
     h->zone_lo += pages * PAGE;
+    h->zone_len -= pages * PAGE;
     h->region.limit = limit;
     set_head(limit, USED | PREV_FREE);
-    if (h->top == NULL) {
-        h->top = b;
-    }
+    unsigned char *t = h->top; /* b when the top was empty */
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(h->top == b ? b : b - WORD, STOW__POISON, pages * PAGE + (h->top == b ? 0u : WORD)); /* and the old footer */
+    stow__fill(t == b ? b : b - WORD, STOW__POISON, pages * PAGE + (t == b ? 0u : WORD)); /* and the old footer */
 #endif
-    set_free(h->top, stow__span(h->top, limit));
+    set_top(h, t, stow__span(t, limit));
     stow__poison(b, pages * PAGE);
 }
 
-/* Page became empty: out of its class's list, and one run with the empty
- * pages on either side; back to the blocks when that run is at the bottom,
- * else on the spare list. */
-static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
+/* Page, of slot class k, became empty: out of its class's list, and one run
+ * with the empty pages on either side; back to the blocks when that run is at
+ * the bottom, else on the spare list. */
+static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
 {
-    list_remove(h, &h->avail[k], page);
+    unsigned char *top = h->region.top;
+#if FAST_PATHS
+    /* out of its list: the list's head is looked up only when page heads it */
+    size_t n = P(page)->next;
+    size_t v = P(page)->prev;
+    if (v != 0u) {
+        P(page_in(top, v))->next = (uint16_t)n;
+    } else {
+        h->avail[k] = page_in(top, n);
+    }
+    if (n != 0u) {
+        P(page_in(top, n))->prev = (uint16_t)v;
+    }
+#else
+    list_remove(top, &h->avail[k], page);
+#endif
 #if STOW_CHECK_LEVEL >= 2
     stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
 #endif
@@ -1048,41 +1276,40 @@ static FN STOW__NOINLINE void page_emptied(stow_heap_t *h, unsigned char *page, 
      * its lowest); a run above gives its place to page when there is none
      * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    bool run_above = above != h->region.top && P(above)->cls == SPARE;
-    size_t pages = 1u + (run_above ? run_pages(above) : 0u);
+    size_t up = above != top && P(above)->cls == SPARE ? run_pages(above) : 0u;
     if (page == h->zone_lo) {
-        if (run_above) {
-            list_remove(h, &h->spare, above);
+        if (up != 0u) {
+            list_remove(top, &h->spare, above);
         }
-        give_pages_back(h, pages);
+        give_pages_back(h, 1u + up);
         return;
     }
     if (P(page - PAGE)->cls == SPARE) {
         size_t below = run_pages(page - PAGE);
-        if (run_above) {
-            list_remove(h, &h->spare, above);
+        if (up != 0u) {
+            list_remove(top, &h->spare, above);
         }
-        mark_run(page - below * PAGE, pages + below);
+        mark_run(page - below * PAGE, 1u + up + below);
         return;
     }
-    if (run_above) {
-        list_replace(h, &h->spare, above, page);
+    if (up != 0u) {
+        list_replace(top, &h->spare, above, page);
     } else {
-        list_push(h, &h->spare, page);
+        list_push(top, &h->spare, page);
     }
-    mark_run(page, pages);
+    mark_run(page, 1u + up);
 }
 
 /* The first free slot of page, the head of class k's list. */
-static FN inline unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_t k)
+static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_t k)
 {
     size_t at = P(page)->free;
-    unsigned char *p = page + at;
-    size_t next = *H(p);
+    size_t next = *H(page + at);
+    size_t bytes = slot_bytes(k);
     if (next == VIRGIN) {
         /* The next slot is new too, if the page has room for it. */
-        next = at + slot_bytes(k);
-        if (next + slot_bytes(k) <= PAGE) {
+        next = at + bytes;
+        if (next + bytes <= PAGE) {
             *H(page + next) = VIRGIN;
         } else {
             next = 0u;
@@ -1092,51 +1319,96 @@ static FN inline unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, si
     P(page)->used++;
     if (next == 0u) {
         /* Full: it leaves the list it heads. */
-        unsigned char *after = page_at(h, P(page)->next);
+        unsigned char *after = page_in(h->region.top, P(page)->next);
         h->avail[k] = after;
         if (after != NULL) {
             P(after)->prev = 0u;
         }
     }
 #if STOW_CHECK_LEVEL >= 2
-    if (!stow__poison_intact(p + 2u, slot_bytes(k) - 2u)) {
+    if (!stow__poison_intact(page + at + 2u, bytes - 2u)) {
         STOW__REPORT("stow_heap_alloc: free memory was written after free");
     }
 #endif
-    h->used += slot_bytes(k);
-    MARK_LIVE(h, p);
-    stow__acquire(p, slot_bytes(k));
-    return p;
+    h->used += bytes;
+    MARK_LIVE(h, page + at);
+    stow__acquire(page + at, bytes);
+    return page + at;
 }
 
-static FN inline void free_slot(stow_heap_t *h, unsigned char *p)
+/* A page whose slot was just freed was full (first, its first free slot
+ * before, 0: every class has 7 slots or more to a page, so it is not empty
+ * too), or is empty now: onto its list, or back. used is lowered by the
+ * slot's size here. The fast paths have one function for each case (no test
+ * again), a build for size one for both. */
+static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, size_t bytes, bool was_full)
 {
-    unsigned char *page = page_of(h, p);
     size_t k = P(page)->cls;
-    size_t first = P(page)->free;
-    lower_used(h, slot_bytes(k));
-    MARK_GONE(h, p);
-#if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, slot_bytes(k));
-#endif
-    *H(p) = (uint16_t)first;
-    stow__poison(p, slot_bytes(k));
-    P(page)->free = (uint16_t)stow__span(page, p);
-    size_t used = (size_t)P(page)->used - 1u;
-    P(page)->used = (uint8_t)used;
-    if (first == 0u) {
-        list_push(h, &h->avail[k], page); /* it was full */
-    }
-    if (used == 0u) {
+    lower_used(h, bytes);
+    if (was_full) {
+        list_push(h->region.top, &h->avail[k], page);
+    } else {
         page_emptied(h, page, k);
     }
 }
-
-/* True when p is in a page of slots (else it is a block's payload). */
-static FN inline bool is_slot(const stow_heap_t *h, const void *p)
+#if FAST_PATHS
+static FN STOW__NOINLINE void slot_page_was_full(stow_heap_t *h, unsigned char *page, size_t bytes)
 {
-    return (uintptr_t)p - (uintptr_t)h->zone_lo < (uintptr_t)h->region.top - (uintptr_t)h->zone_lo;
+    slot_page_changed(h, page, bytes, true);
 }
+static FN STOW__NOINLINE void slot_page_emptied(stow_heap_t *h, unsigned char *page, size_t bytes)
+{
+    slot_page_changed(h, page, bytes, false);
+}
+#else
+static FN STOW__NOINLINE void slot_page_apart(stow_heap_t *h, unsigned char *page)
+{
+    slot_page_changed(h, page, slot_bytes(P(page)->cls), P(page)->used != 0u);
+}
+#endif
+
+/* Slot p, at at bytes from the lowest page, goes back to its page. */
+static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
+{
+    size_t off = at & (PAGE - 1u);
+    unsigned char *page = p - off;
+    MARK_GONE(h, p);
+#if STOW_CHECK_LEVEL >= 2
+    stow__fill(p, STOW__POISON, slot_bytes(P(page)->cls));
+#endif
+    size_t first = P(page)->free;
+    *H(p) = (uint16_t)first;
+    stow__poison(p, slot_bytes(P(page)->cls));
+    P(page)->free = (uint16_t)off;
+    size_t used = (size_t)P(page)->used - 1u;
+    P(page)->used = (uint8_t)used;
+#if FAST_PATHS
+    size_t bytes = slot_bytes(P(page)->cls);
+    if (first == 0u) {
+        slot_page_was_full(h, page, bytes);
+        return;
+    }
+    if (used == 0u) {
+        slot_page_emptied(h, page, bytes);
+        return;
+    }
+    lower_used(h, bytes);
+#else
+    if (first == 0u || used == 0u) {
+        slot_page_apart(h, page);
+        return;
+    }
+    lower_used(h, slot_bytes(P(page)->cls));
+#endif
+}
+
+/* Where p is from the lowest page of slots: below zone_len exactly when p is
+ * in a page of slots (else it is a block's payload). */
+static FN inline size_t slot_at(const stow_heap_t *h, const void *p)
+{
+    return (size_t)((uintptr_t)p - (uintptr_t)h->zone_lo);
+}
+static FN inline bool is_slot(const stow_heap_t *h, const void *p) { return slot_at(h, p) < h->zone_len; }
 
 /* The bytes from p to the end of its slot or block (an aligned block's last
  * word, its alignment, left out): at level 2 the last of them is the canary's
@@ -1331,60 +1603,108 @@ static FN STOW__NOINLINE void *take(stow_heap_t *h, size_t size, size_t align)
 #define TRACE(h, op, block, size, old, arg) ((void)0)
 #endif
 
-static FN inline void *alloc(stow_heap_t *h, size_t size)
+/* What the fast paths do not serve: take() and, when it fails, refuse(). */
+static FN STOW__NOINLINE void *alloc_slow(stow_heap_t *h, size_t size)
+{
+    void *p = take(h, size, ALIGN);
+    return p != NULL ? p : refuse(h, size);
+}
+
+#if FAST_PATHS
+/* A slot from a new page for a request of size bytes, whose list of pages is
+ * empty; else the slow path. */
+static FN STOW__NOINLINE void *alloc_new_page(stow_heap_t *h, size_t size)
+{
+    if (h->fast_max != 0u) {
+        void *p = slot_on_new_page(h, slot_class(size));
+        if (p != NULL) {
+            return p;
+        }
+    }
+    return alloc_slow(h, size);
+}
+
+/* A block of need bytes carved from the top; else the slow path. */
+static FN HOT void *alloc_from_top(stow_heap_t *h, size_t size, size_t need)
+{
+    size_t t;
+    size_t z;
+    LOAD_PAIR(h, offsetof(stow_heap_t, top), t, z); /* top, zone_lo */
+    unsigned char *b = (unsigned char *)t; /* a heap the fast paths serve has one */
+    unsigned char *zone_lo = (unsigned char *)z; /* region 0's end word is the word below */
+    /* Counted to zone_lo, a word past the top's end: span and need are
+     * multiples of ALIGN, so need fits exactly when it is below span + WORD,
+     * and the rest's header (rest | IS_TOP) is (span + WORD - need) - WORD +
+     * IS_TOP. */
+    size_t span_w = stow__span(b, zone_lo); /* the top's size + WORD */
+    if (span_w <= need) {
+        return alloc_slow(h, size);
+    }
+    size_t rest_w = span_w - need;
+    if (rest_w >= MIN_BLOCK + WORD) {
+        h->top = b + need;
+        set_head(b + need, rest_w - (WORD - IS_TOP)); /* what follows it has PREV_FREE already */
+    } else {
+        need = span_w - WORD;
+        empty_top(h, zone_lo - WORD);
+    }
+    set_head(b, need | USED);
+    h->used += need; /* peak catches up when used next falls: see lower_used() */
+    MARK_LIVE(h, b + HEADER);
+    stow__acquire(b + HEADER, need - HEADER);
+    return b + HEADER;
+}
+#endif
+
+#if FAST_PATHS
+/* A block by good fit for size bytes (more than SMALL_MAX), out of line: the
+ * alloc of a slot stays a leaf. */
+static FN STOW__NOINLINE void *alloc_block(stow_heap_t *h, size_t size)
+{
+    if (size > h->fast_max) {
+        return alloc_slow(h, size);
+    }
+    size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
+    size_t c = class_of(need);
+    unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
+    if (b == NULL || head_of(b) < need) {
+        /* The next non-empty class (search_from, its answer tested once). */
+        size_t n = c + 1u;
+        size_t here = bits_from(*bits_at(h, n), n);
+        if (here != 0u) {
+            c = first_from(n, here);
+        } else {
+            c = search_after(h, n);
+            if (c == NO_CLASS) {
+                /* The top, when no class has a block. */
+                return alloc_from_top(h, size, need);
+            }
+        }
+        b = (unsigned char *)(uintptr_t)*head_at(h, c);
+    }
+    return carve_first(h, b, c, need);
+}
+#endif
+
+static FN HOT void *alloc(stow_heap_t *h, size_t size)
 {
 #if FAST_PATHS
-    /* The fast paths, inline (a build for size, -Os, goes to take() directly):
-     * a slot from a page that has one, or a block by good fit. fast_max is 0
+    /* The fast paths (a build for size, -Os, goes to take() directly): a slot
+     * from a page that has one, inline, or a block by good fit. fast_max is 0
      * until the storage is laid out and for a bounded heap, whose every
      * request goes to take(). */
     if (size <= SMALL_MAX) {
-        size_t k = slot_class(size);
+        size_t k = slot_class_fast(size);
         unsigned char *page = h->avail[k];
         if (page != NULL) {
             return pop_slot(h, page, k);
         }
-        if (h->fast_max != 0u) {
-            void *p = slot_on_new_page(h, k);
-            if (p != NULL) {
-                return p;
-            }
-        }
-    } else if (size <= h->fast_max) {
-        size_t need = (size + HEADER + ALIGN - 1u) & ~(ALIGN - 1u);
-        size_t c = class_of(need);
-        unsigned char *b = (unsigned char *)(uintptr_t)*head_at(h, c);
-        if (b == NULL || head_of(b) < need) {
-            /* The next non-empty class (search_from, its answer tested once). */
-            size_t n = c + 1u;
-            size_t here = h->classes[n / BITS] & (~(size_t)0 << (n % BITS));
-            if (here != 0u) {
-                c = (n & ~(BITS - 1u)) + lowest_bit(here);
-            } else if (n < BITS && h->classes[1] != 0u) {
-                c = BITS + lowest_bit(h->classes[1]);
-            } else if (n < 2u * BITS && h->classes[2] != 0u) {
-                c = 2u * BITS + lowest_bit(h->classes[2]);
-            } else {
-                /* The top, when no class has a block. */
-                b = h->top;
-                if (b == NULL || stow__span(b, h->region.limit) < need) {
-                    /* cppcheck-suppress misra-c2012-15.1 ; MISRA D16 */
-                    goto slow;
-                }
-                return carve(h, b, stow__span(b, h->region.limit), need, 0u);
-            }
-            b = (unsigned char *)(uintptr_t)*head_at(h, c);
-        }
-        return carve_first(h, b, c, need);
-    } else {
-        /* too large for the fast paths: take() below */
+        return alloc_new_page(h, size);
     }
-slow:
+    return alloc_block(h, size);
+#else
+    return alloc_slow(h, size);
 #endif
-    {
-        void *p = take(h, size, ALIGN);
-        return p != NULL ? p : refuse(h, size);
-    }
 }
 
 FN void *stow_heap_alloc(stow_heap_t *h, size_t size)
@@ -1450,12 +1770,16 @@ static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *
 }
 #endif
 
-static FN inline void release(stow_heap_t *h, void *p)
+static FN HOT void release(stow_heap_t *h, void *p)
 {
-    if (is_slot(h, p)) {
-        free_slot(h, (unsigned char *)p);
+    size_t lo;
+    size_t len;
+    LOAD_ZONE(h, lo, len);
+    size_t at = (size_t)((uintptr_t)(const unsigned char *)p - lo);
+    if (at < len) {
+        free_slot(h, (unsigned char *)p, at);
     } else {
-        free_block(h, (unsigned char *)p - HEADER);
+        free_block_apart(h, (unsigned char *)p - HEADER);
     }
 }
 
@@ -1578,21 +1902,22 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     }
     unsigned char *next = b + cur;
     size_t next_head = head_of(next);
-    if ((next_head & USED) == 0u && cur + next_head >= exact) {
+    size_t next_size = size_of(next_head);
+    if ((next_head & USED) == 0u && cur + next_size >= exact) {
         /* Grow into the next block: b and next are one free-standing block
          * whose predecessor is whatever b's was (the top, when next was). */
-        if (next == h->top) {
+        if ((next_head & IS_TOP) != 0u) {
             h->top = b;
         } else {
             unlink_free(h, next);
         }
 #if STOW_CHECK_LEVEL >= 2
-        check_poison(next, next_head, next, b + exact, "stow_heap_realloc: free memory was written after free");
+        check_poison(next, next_size, next, b + exact, "stow_heap_realloc: free memory was written after free");
         stow__fill(next, STOW__POISON, 3u * WORD);
 #endif
         lower_used(h, cur);
         MARK_GONE(h, q);
-        (void)carve(h, b, cur + next_head, exact, head & PREV_FREE);
+        (void)carve(h, b, cur + next_size, exact, head & PREV_FREE);
         return p;
     }
     return move(h, p, size, ALIGN);
@@ -1809,8 +2134,7 @@ static FN size_t largest_block(const stow_heap_t *h)
 /* The size of the top, or of the last block of region 0 when that is free. */
 static FN size_t top_size(const stow_heap_t *h)
 {
-    unsigned char *limit = h->region.limit;
-    return (head_of(limit) & PREV_FREE) != 0u ? *W(limit - WORD) : 0u;
+    return h->top != NULL ? stow__span(h->top, h->region.limit) : 0u;
 }
 
 /* Whether a page for slots can be had now. */
@@ -1863,8 +2187,8 @@ static FN bool in_rows(const stow_heap_t *h, uintptr_t b)
 }
 
 /* One class's list: free blocks of that class in h's rows, each linked back to
- * the word that points to it; its bit set exactly when it is not empty. */
-static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tally *t)
+ * the word that points to it; its bit goes into bits when it is not empty. */
+static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tally *t, size_t *bits)
 {
     stow_heap_t *m = (stow_heap_t *)(uintptr_t)h; /* read only */
     word_t *pprev = head_at(m, c);
@@ -1880,9 +2204,11 @@ static FN bool class_ok(const stow_heap_t *h, size_t c, size_t most, struct tall
         }
         pprev = &W(b)[1];
     }
-    bool bit = ((h->classes[c / BITS] >> (c % BITS)) & 1u) != 0u;
+    if (n != 0u) {
+        bits[c / BITS] |= bit_of(c);
+    }
     t->listed += n;
-    return (n != 0u) == bit;
+    return true;
 }
 
 #if STOW_CHECK_LEVEL >= 1
@@ -1909,8 +2235,10 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
         size_t head = head_of(b);
         size_t size = size_of(head);
         bool is_free = (head & USED) == 0u;
+        /* PREV_FREE on a free block is IS_TOP: set on the top alone */
+        bool flag = (head & PREV_FREE) != 0u;
         if (size < MIN_BLOCK || (size & (ALIGN - 1u)) != 0u || size > (size_t)(r->limit - b) ||
-            ((head & PREV_FREE) != 0u) != prev_free || (is_free && prev_free)) {
+            (is_free ? prev_free || flag != (b == h->top) || (head & ALIGNED) != 0u : flag != prev_free)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 1
@@ -1920,7 +2248,7 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
 #endif
         if (is_free) {
             t->free_blocks++;
-            if (*W(b + size - WORD) != size) {
+            if (b != h->top && *W(b + size - WORD) != size) {
                 return false;
             }
 #if STOW_CHECK_LEVEL >= 2
@@ -1951,6 +2279,10 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
         b += size;
     }
     size_t end = head_of(r->limit);
+    if (r->limit == h->top) {
+        /* an empty top: region 0's end word, free, of size 0 */
+        return b == r->limit && end == IS_TOP && !prev_free;
+    }
     return b == r->limit && size_of(end) == 0u && (end & (USED | ALIGNED)) == USED &&
            ((end & PREV_FREE) != 0u) == prev_free;
 }
@@ -1985,7 +2317,8 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
     if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
         return false;
     }
-    size_t s = slot_bytes(m->cls);
+    size_t k = m->cls;
+    size_t s = slot_bytes(k);
     size_t count = (PAGE - META) / s;
     uint64_t is_free = 0u;
     size_t free_slots = 0;
@@ -2014,7 +2347,7 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         return false;
     }
     if (free_slots != 0u) {
-        t->avail[m->cls]++;
+        t->avail[k]++;
     }
     for (size_t i = 0; i < count; i++) {
         unsigned char *p = page + META + i * s;
@@ -2098,6 +2431,7 @@ FN bool stow_heap_check(const stow_heap_t *h)
     }
     if (h->region.end != h->buf + h->size || h->max_size != most ||
         h->fast_max != (h->bounded != 0u ? 0u : most) || h->zone_lo != h->region.limit + WORD ||
+        h->zone_len != stow__span(h->zone_lo, h->region.top) ||
         h->zone_lo > h->region.top || ((size_t)(h->region.top - h->zone_lo) & (PAGE - 1u)) != 0u ||
         (h->bounded != 0u && h->zone_lo != h->region.top)) {
         return false;
@@ -2108,17 +2442,16 @@ FN bool stow_heap_check(const stow_heap_t *h)
     t.used = 0u;
     t.live = 0u;
     stow__fill(t.avail, 0u, sizeof t.avail);
-    for (size_t c = 0; c < CLASSES; c++) {
-        if (!class_ok(h, c, blocks, &t)) {
+    /* The class bits: set exactly for the non-empty classes (none past the last). */
+    size_t bits[STOW__HEAP_CLASS_WORDS]; /* not = {0}: see t */
+    stow__fill(bits, 0u, sizeof bits);
+    for (size_t c = FIRST_CLASS; c < END_CLASS; c++) {
+        if (!class_ok(h, c, blocks, &t, bits)) {
             return false;
         }
     }
-    /* No bit past the last class. */
-    if ((h->classes[CLASSES / BITS] >> (CLASSES % BITS)) != 0u) {
-        return false;
-    }
-    for (size_t w = CLASSES / BITS + 1u; w < STOW__HEAP_CLASS_WORDS; w++) {
-        if (h->classes[w] != 0u) {
+    for (size_t w = 0; w < STOW__HEAP_CLASS_WORDS; w++) {
+        if (h->classes[w] != bits[w]) {
             return false;
         }
     }
@@ -2151,15 +2484,19 @@ FN bool stow_heap_check(const stow_heap_t *h)
 #else
     (void)live_bits;
 #endif
-    /* The top, when there is one, is region 0's last block, free, in no class. */
-    if (h->top != NULL &&
-        (h->bounded != 0u || (uintptr_t)h->top < (uintptr_t)h->region.first ||
-         (uintptr_t)h->top >= (uintptr_t)h->region.limit || (head_of(h->region.limit) & PREV_FREE) == 0u ||
-         h->top + *W(h->region.limit - WORD) != h->region.limit)) {
+    /* A bounded heap has no top; a default one has one: region 0's last
+     * block, free, in no class, or empty (region 0's end word). */
+    if ((h->top == NULL) != (h->bounded != 0u)) {
+        return false;
+    }
+    if (h->top != NULL && h->top != h->region.limit &&
+        ((uintptr_t)h->top < (uintptr_t)h->region.first || (uintptr_t)h->top >= (uintptr_t)h->region.limit ||
+         (head_of(h->region.limit) & PREV_FREE) == 0u ||
+         head_of(h->top) != (stow__span(h->top, h->region.limit) | IS_TOP))) {
         return false;
     }
     return list_ok(h, h->spare, SPARE, t.avail[STOW__HEAP_SLOT_CLASSES]) &&
-           t.free_blocks == t.listed + (h->top != NULL ? 1u : 0u) &&
+           t.free_blocks == t.listed + (h->top != NULL && h->top != h->region.limit ? 1u : 0u) &&
            t.used == h->used;
 }
 

@@ -100,8 +100,8 @@
  * stow_port_write() in the trace format `make heap-size` replays.
  *
  * Memory: besides the slots and blocks, the heap's own bytes: the stow_heap_t
- * (STOW_HEAP_STRUCT_BYTES: 500 bytes on Cortex-M, 376 of them the first free
- * block of each of its 94 size classes; 1344 bytes on x86-64) and, in the
+ * (STOW_HEAP_STRUCT_BYTES: 508 bytes on Cortex-M, 376 of them the first free
+ * block of each of its 94 size classes; 1360 bytes on x86-64) and, in the
  * storage of each region, up to STOW_HEAP_ALIGN bytes to align the first
  * payload and a word that ends the blocks; each added region also keeps a
  * five-word description of itself at its start; at check levels 1 and 2, one
@@ -139,15 +139,19 @@
  *
  * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
  * on its own under QEMU (make bench; docs/heap.md has every row and core).
- * Replaying the traces of bench/traces/, mean / longest: alloc 47 / 91 (Lua),
- * 42 / 88 (OpenSSL), 60 / 99 (Python); free 45 / 98, 41 / 99, 55 / 97. A
- * slot takes about 33 to allocate and 36 to free (FreeRTOS's heap_4 takes 51
- * and 41 for 16 bytes); a block 50 to 98 and 45 to 96, the most when a class
+ * Replaying the traces of bench/traces/, mean / longest: alloc 40 / 84 (Lua),
+ * 35 / 80 (OpenSSL), 50 / 80 (Python); free 36 / 85, 32 / 85, 46 / 85. A
+ * slot takes 26 to allocate (33 the first time it is handed out) and 27 to
+ * free (FreeRTOS's heap_4 takes 51 and 41 for 16 bytes); a block 45 to 83 to
+ * allocate (52 from the top) and 32 to 84 to free, the most when a class
  * fills or empties at each step; the longest paths are a page taken from the
- * top (76) or given back (79), a block split from a block alone in its class
- * with the rest put in an empty class (98), and a block freed between two free
- * neighbours, each alone in its class (96). At
- * level 1 add about 20 to alloc and 40 to free (the live-start bits, and the
+ * top (73) or given back (64), an emptied page joining the runs of empty
+ * pages around it (up to 85 in the traces), a block split from a block alone
+ * in its class, found in the next word of class bits, with the rest put in an
+ * empty class (83; 86 two words on, 88 in the fourth word, which only blocks
+ * of 32 MiB and more reach), and a block freed between two free neighbours,
+ * each alone in its class (84). At
+ * level 1 add about 20 to alloc and 45 to free (the live-start bits, and the
  * regions' lookup). A moving realloc copies min(old usable size, new size)
  * bytes four words at a time (about 1.7 instructions a word). Before its first
  * use, a DEFINE'd heap has not laid out its storage; the first call does (O(1)
@@ -289,37 +293,45 @@ struct stow_heap_region {
  * STOW_HEAP_ALIGN below 4 * STOW_HEAP_ALIGN), from STOW_HEAP_MIN_BLOCK up,
  * for blocks below 2^28 bytes on 32-bit targets and 2^40 on 64-bit ones (a
  * region's blocks stay below that): 94 classes on Cortex-M, 138 on x86-64,
- * their bits in three words (see heap.c). */
+ * their bits in four words (see heap.c). */
 #define STOW__HEAP_LOG2_LIMIT (sizeof(size_t) >= 8u ? 40u : 28u)
 #define STOW__HEAP_ALIGN_SHIFT STOW__SHIFT_OF(STOW_HEAP_ALIGN)
 #define STOW__HEAP_CLASSES \
     (4u * (STOW__HEAP_LOG2_LIMIT - STOW__HEAP_ALIGN_SHIFT) - 4u - STOW_HEAP_MIN_BLOCK / STOW_HEAP_ALIGN)
-#define STOW__HEAP_CLASS_WORDS 3u
+#define STOW__HEAP_CLASS_WORDS 4u
 #define STOW__HEAP_SLOT_CLASSES 8u
 
+/* The fields are in the order the heap's fast paths address them by (see
+ * heap.c, "Size classes"): the class bits first, so that a class's word of
+ * bits is the object's word c / 32, then as many words before heads[] as
+ * heap.c's formula for a size's class gives for the smallest block (14 on
+ * Cortex-M), so that the head of class c is the object's word c. top and
+ * zone_lo, zone_lo and zone_len, used and peak are neighbours (one load each
+ * pair). */
 struct stow_heap {
+    size_t classes[STOW__HEAP_CLASS_WORDS];        /* class bits (heap.c, "Size classes"): which classes have a block */
+    unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
+    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
+    size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
+    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
     unsigned char *buf;         /* region 0's storage, as DEFINE'd or given to init */
     size_t size;
     const char *const *config;  /* the options its DEFINE saw (config.h), or NULL after init */
-    uint32_t bounded;           /* 1: power-of-two blocks, no slots (STOW_HEAP_BYTES_FOR holds) */
     uint32_t lock;              /* the port's lock word for the _isr calls and lock(): 0 when free */
     uint32_t fails;             /* refused requests */
     unsigned char *spare;       /* the first empty page of slots not at the bottom, or NULL */
+    unsigned char *top;         /* region 0's last block when it is free (not in a class), or its end word */
     unsigned char *zone_lo;     /* the lowest page of slots (region 0's top when none) */
-    unsigned char *top;         /* region 0's last block when it is free (not in a class), or NULL */
-    size_t fast_max;            /* the largest request the fast paths serve: 0 until laid out, always 0 when bounded */
+    size_t zone_len;            /* the bytes of the pages of slots: region 0's top - zone_lo */
     size_t max_size;            /* the largest request an empty region could meet; 0 until laid out */
     size_t used;                /* bytes in live slots and blocks, headers included */
     size_t peak;                /* high-water mark of used (see heap.c) */
     stow_heap_failed_fn *failed;
+    stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
 #if STOW_HEAP_TRACE
     stow_heap_trace_fn *trace;
     void *trace_ctx;
 #endif
-    stow_heap_region_t region;  /* region 0; .first is NULL until the storage is laid out */
-    unsigned char *avail[STOW__HEAP_SLOT_CLASSES]; /* per slot size: a page with a free slot, or NULL */
-    size_t classes[STOW__HEAP_CLASS_WORDS];        /* bit c % w of classes[c / w] (w bits a word): class c is not empty */
-    void *heads[STOW__HEAP_CLASSES];               /* the first free block of each class, or NULL */
 };
 
 /* sizeof(stow_heap_t), for budgets: about 0.9 KiB on 32-bit targets. */
@@ -608,34 +620,38 @@ enum stow__heap_sizes {
 #endif
 
 /* The constant initializer of a heap over bytes at buf: what DEFINE and the C++
- * layer build. The first call lays it out: the class lists (the tail: avail,
- * classes, heads) are set then, whatever they held; DEFINE gives them zeros,
+ * layer build. The first call lays it out: the class lists (the last three
+ * arguments: avail, classes, heads) are set then, whatever they held; DEFINE gives them zeros,
  * the C++ layer values that a constructor run at run time can store without
  * zero-filling them in bulk (a call to memset). */
 #if STOW_HEAP_TRACE
-#define STOW__HEAP_TRACE_INIT STOW__NULL, STOW__NULL,
+#define STOW__HEAP_TRACE_INIT , STOW__NULL, STOW__NULL
 #else
 #define STOW__HEAP_TRACE_INIT
 #endif
 #define STOW__HEAP_INITIALIZER(buf, bytes, config, bounded) \
     STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, {STOW__NULL}, {0u}, {STOW__NULL})
-#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, ...)                               \
-    {(buf),                                                                                          \
-     STOW__CAST(size_t, bytes),                                                                      \
-     (config),                                                                                       \
+#define STOW__HEAP_INITIALIZER_TAIL(buf, bytes, config, bounded, avail, classes, heads)             \
+    {classes,                                                                                        \
+     avail,                                                                                          \
      (bounded),                                                                                      \
      0u,                                                                                             \
-     0u,                                                                                             \
-     STOW__NULL,                                                                                     \
-     STOW__NULL,                                                                                     \
-     STOW__NULL,                                                                                     \
-     0u,                                                                                             \
-     0u,                                                                                             \
+     heads,                                                                                          \
+     (buf),                                                                                          \
+     STOW__CAST(size_t, bytes),                                                                      \
+     (config),                                                                                       \
      0u,                                                                                             \
      0u,                                                                                             \
      STOW__NULL,                                                                                     \
-     STOW__HEAP_TRACE_INIT{STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}, \
-     __VA_ARGS__}
+     STOW__NULL,                                                                                     \
+     STOW__NULL,                                                                                     \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     0u,                                                                                             \
+     STOW__NULL,                                                                                     \
+     {STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL, STOW__NULL}                        \
+     STOW__HEAP_TRACE_INIT}
 
 #define STOW__HEAP_DEFINE(linkage, sub, name, bytes, bounded)                              \
     STOW__FILE_SCOPE_ONLY;                                                                 \

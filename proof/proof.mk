@@ -6,7 +6,7 @@
 # (or only the ones proof/alarms.txt lists and explains), proves every assertion
 # of the driver, and reaches every public function of the module;
 # proof/summary.py prints the table and gives the verdict.
-PROOF_MODULES := pool arena packed genpool
+PROOF_MODULES := pool arena packed genpool slotmap
 PROOF_LEVELS := 0 1 2
 PROOF_BITS := 32 64
 # The target's word size, and max_align_t's alignment there (Frama-C 25's libc
@@ -24,6 +24,10 @@ PROOF_OPT_packed := -absolute-valid-range 0x1000-0x1060 -eva-slevel 64
 PROOF_OPT_genpool := -absolute-valid-range 0x1000-0x10bf \
     -eva-slevel-function stow__copy:32,stow__fill:32,stow__all_bytes:32
 PROOF_CPP_genpool := -DSTOW_HANDLE_INDEX_BITS=30
+# slotmap: the same layout and the same 3 generations.
+PROOF_OPT_slotmap := -absolute-valid-range 0x1000-0x10bf \
+    -eva-slevel-function stow__copy:32,stow__fill:32,stow__all_bytes:32
+PROOF_CPP_slotmap := -DSTOW_HANDLE_INDEX_BITS=30
 # stow_format_u's loop runs up to 20 times, the report's walks up to 5.
 PROOF_OPT_report := -eva-slevel 100
 # Level 2 fills whole blocks with poison: loops of up to 24 steps.

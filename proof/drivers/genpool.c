@@ -171,11 +171,14 @@ static uint32_t model_shape(void)
 }
 
 /* The item a call just handed out: as the call says, then the program writes
- * any bytes into it. */
+ * any bytes into it, and its slot's tag into its first byte (the queries check
+ * that no other call changes it while it lives). */
+#define TAG 0x70u
 static void got(unsigned char *p, unsigned char value)
 {
     //@ assert item_bytes: \forall integer k; 0 <= k < size ==> p[k] == value;
     Frama_C_make_unknown((char *)p, size);
+    *p = (unsigned char)(TAG + (uint32_t)((size_t)(p - base) / stride));
 }
 
 /* Every call that changes nothing, with every argument. */
@@ -226,6 +229,13 @@ static void queries(void)
         if (!names) {
             ok = stow_genpool_remove_isr(&g, handle(bits));
             //@ assert refused: !ok;
+        }
+    }
+    /* every live item holds what the program wrote */
+    //@ loop unroll 3;
+    for (i = 0u; i < capacity; i++) {
+        if (live[i]) {
+            //@ assert item_kept: base[i * stride] == TAG + i;
         }
     }
     /* handle_of: every item's address; at level 0 also addresses that are not

@@ -78,8 +78,9 @@ static uint32_t capacity;
 static uint32_t bump, count, dense[CAP_MAX], gen[CAP_MAX];
 static bool dead[CAP_MAX];
 
-/* What on_destroy was called with during one refresh. */
-static uint32_t destroyed, expect_destroyed[CAP_MAX];
+/* What on_destroy was called with during one refresh: the positions, and the
+ * handle index of the item there. */
+static uint32_t destroyed, expect_destroyed[CAP_MAX], expect_index[CAP_MAX];
 static int destroy_ctx;
 
 enum { TAKE, REMOVE, CANCEL, MARK, REFRESH, CLEAR, QUERY, MISUSE, STALE_WRITE, OPS };
@@ -157,6 +158,7 @@ static uint32_t model_refresh(void)
     for (uint32_t r = 0u; r < count; r++) {
         if (dead[r]) {
             expect_destroyed[n] = r;
+            expect_index[n] = dense[r];
             n++;
             continue;
         }
@@ -188,11 +190,14 @@ static uint32_t model_shape(void)
 }
 
 /* The item a call just handed out: as the call says, then the program writes
- * any bytes into it. */
+ * any bytes into it, and the tag of its handle index into its first byte (the
+ * queries check that every item is where the model says, after every move). */
+#define TAG 0x70u
 static void got(unsigned char *p, unsigned char value)
 {
     //@ assert item_bytes: \forall integer k; 0 <= k < size ==> p[k] == value;
     Frama_C_make_unknown((char *)p, size);
+    *p = (unsigned char)(TAG + dense[count - 1u]);
 }
 
 /* on_destroy: called once for each dead item, in position order, before the
@@ -202,6 +207,7 @@ static void on_destroy(void *it, void *ctx)
     volatile unsigned char sum = 0u;
     //@ assert destroy_in_order: destroyed < CAP_MAX && (unsigned char *)it == base + expect_destroyed[destroyed] * stride;
     //@ assert destroy_ctx: ctx == &destroy_ctx;
+    //@ assert destroy_item: *(unsigned char *)it == TAG + expect_index[destroyed];
     //@ loop unroll 32;
     for (size_t k = 0u; k < size; k++) {
         sum = (unsigned char)(sum + ((unsigned char *)it)[k]);
@@ -251,6 +257,7 @@ static void queries(void)
     //@ loop unroll 3;
     for (uint32_t q = 0u; q < count; q++) {
         uint32_t bits = model_handle_at(q);
+        //@ assert item_in_place: base[q * stride] == TAG + dense[q];
         h = stow_slotmap_handle_at(&m, q);
         //@ assert handle_at_as_modelled: h.bits == bits;
         p = stow_slotmap_get_isr(&m, h);

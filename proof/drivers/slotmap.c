@@ -46,6 +46,7 @@
 #define BUF (MEM + 0x40u) /* the map's buffer, 64-aligned */
 #define BUF_MAX 0x80u     /* the range ends at BUF + BUF_MAX */
 #define PATTERN 0x5Au     /* the bytes of the item at SRC */
+#define FENCE 0xA5u       /* the bytes after the storage, up to BUF_MAX */
 
 #define CAP_MAX 2u
 #define MASK STOW_HANDLE_INDEX_MASK
@@ -68,7 +69,7 @@ static const struct geometry geometries[] = {
 
 static stow_slotmap_t m;
 static unsigned char *base; /* the map's items */
-static size_t stride, size;
+static size_t stride, size, need; /* need: the bytes of storage the geometry takes */
 static uint32_t capacity;
 
 /* The model: indices [0, bump) used so far (in STOW_GEN_WRAP mode every one is
@@ -340,7 +341,7 @@ int main(void)
 {
     unsigned char junk[BUF_MAX];
     uint32_t gi, k, off;
-    size_t need, align;
+    size_t align;
     bool inited;
 
     /* The buffer holds no value until the map writes it; the item holds PATTERN. */
@@ -379,6 +380,13 @@ int main(void)
         return 0;
     }
     //@ assert init_needs_room_and_alignment: k >= 1 && off == 0;
+    /* the bytes after the storage are a fence, checked after every call that
+     * changes the container: a write there shows (a read there would not: the
+     * range is memory to the analyser) */
+    //@ loop unroll 128;
+    for (size_t i = need; i < BUF_MAX; i++) {
+        at(BUF)[i] = FENCE;
+    }
     //@ merge k;
     base = at(BUF);
     gen[0] = 1u;
@@ -499,6 +507,7 @@ int main(void)
             break;
         }
         //@ assert contract_checks: proof_assert_count == misuse;
+        //@ assert fence_intact: \forall integer q; need <= q < BUF_MAX ==> ((unsigned char *)BUF)[q] == FENCE;
         shape = model_shape();
         //@ split shape;
         //@ merge op;

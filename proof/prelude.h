@@ -14,7 +14,13 @@
  *     keeps the compiler from turning a fill loop into a memset call and leaves
  *     its operand as it was, and the asm labels that put the options into the
  *     init functions' link names. Both mean nothing to the program's values, and
- *     the analysis reads them as nothing.
+ *     the analysis reads them as nothing;
+ *   - GCC's __builtin_ctz (genpool's bitmap walks on 64-bit hosts), whose
+ *     Frama-C specification only bounds the result: a function with the
+ *     builtin's meaning, and an assertion that its argument is not 0 (the
+ *     builtin is undefined there); __builtin_expect, which is its first
+ *     argument; and __builtin_unreachable, an assertion that it is never
+ *     reached (reaching it is undefined).
  */
 #ifndef STOW_PROOF_PRELUDE_H
 #define STOW_PROOF_PRELUDE_H
@@ -27,6 +33,25 @@ static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
     return b != 0u && a > SIZE_MAX / b;
 }
 #define __builtin_mul_overflow(a, b, r) proof_mul_overflow_size((a), (b), (r))
+
+static inline int proof_ctz(unsigned int x)
+{
+    int n = 0;
+    //@ assert ctz_defined: x != 0;
+    //@ loop unroll 32;
+    while ((x & 1u) == 0u) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#define __builtin_ctz(x) proof_ctz(x)
+#define __builtin_expect(x, c) (x)
+static inline void proof_unreachable(void)
+{
+    //@ assert unreachable: \false;
+}
+#define __builtin_unreachable() proof_unreachable()
 #define _Alignof __alignof__
 #define _Alignas(n) __attribute__((aligned(n)))
 #define __asm__(...)

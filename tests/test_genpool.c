@@ -691,6 +691,32 @@ TEST(genpool_iteration_visits_each_live_item_once_in_slot_order)
     CHECK(stow_handle_eq(stow_genpool_next(&gp, make(5, 3)), h[6]));
 }
 
+/* The bitmap is never read where the pool has not written it (init leaves the
+ * storage as it finds it): the first slot of each 32 to leave the bump index
+ * writes its bitmap word whole, so the garbage that was there is gone, not
+ * merely masked. */
+TEST(genpool_bitmap_words_are_written_before_they_are_read)
+{
+    stow_handle_t h[40];
+    CHECK_CALL(fresh(4, 4, 40)); /* the buffer holds 0xA5 everywhere */
+    const uint32_t *bits = (const uint32_t *)gp.bits;
+    CHECK_CALL(put_u32(&gp, 0, &h[0]));
+    CHECK_EQ(bits[0], 1u);
+    for (uint32_t i = 1; i < 33; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    CHECK_EQ(bits[0], UINT32_MAX);
+    CHECK_EQ(bits[1], 1u);
+    /* alloc after a clear: slots used before keep their word; a never-used one
+     * past them starts the next word */
+    stow_genpool_clear(&gp);
+    for (uint32_t i = 0; i < 33; i++) {
+        CHECK_NOT_NULL(stow_genpool_alloc(&gp, &h[i]));
+    }
+    CHECK_EQ(bits[1], 1u);
+    CHECK(stow_genpool_check(&gp));
+}
+
 TEST(genpool_iteration_tolerates_removing_the_current_item)
 {
     CHECK_CALL(fresh(4, 4, 50));
@@ -1842,6 +1868,7 @@ void stow_test_suite_genpool(void)
     RUN(genpool_handle_of_rejects_pointers_not_to_an_item);
 #endif
     RUN(genpool_iteration_visits_each_live_item_once_in_slot_order);
+    RUN(genpool_bitmap_words_are_written_before_they_are_read);
     RUN(genpool_iteration_tolerates_removing_the_current_item);
     RUN(genpool_iterate_tolerates_removing_the_current_item);
     RUN(genpool_foreach_tolerates_removing_the_current_item_and_break);

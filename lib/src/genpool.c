@@ -29,7 +29,7 @@
  *   [bump, top)    used before the last clear(), not reached again since: the words
  *                  are valid (a live-looking word is an item that clear() killed),
  *                  the bits are not.
- *   [top, cap)     never used: nothing is read.
+ *   [top, cap)     never used: nothing is read (the first slot of a bitmap word writes it whole).
  * The bottom node of the free list has an arbitrary link (anything but its own
  * index); free_count, not a sentinel, says where the list ends, so every index fits
  * the index bits even when capacity == 2^IB.
@@ -172,11 +172,11 @@ static void take_poisoned(const stow_genpool_t *g, uint32_t i)
 }
 #endif
 
-/* Slot i, free or never used until now, becomes live with word w. */
+/* Slot i (at bump) becomes live with word w; a word's first slot writes it whole. */
 static inline uint32_t make_live(stow_genpool_t *g, uint32_t i, uint32_t w)
 {
     words_of(g)[i] = w;
-    set_bit(bits_of(g), i);
+    bits_of(g)[i >> 5] = ((i & 31u) != 0u ? bits_of(g)[i >> 5] : 0u) | (UINT32_C(1) << (i & 31u));
     stow__acquire(item_at(g, i), g->item_size);
     return w;
 }
@@ -306,7 +306,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
 #endif
     } else {
         slot = g->bump;
-        if (slot >= g->bump_limit) { /* full, or slots used before a clear() come first */
+        if (slot >= g->bump_limit || (slot & 31u) == 0u) { /* full, used before, or a new word */
             return false;
         }
         g->bump = slot + 1u;

@@ -23,6 +23,8 @@
  * arena (its current block and free position, and at level 2 the poison
  * watermarks; split below).
  */
+#include <string.h>
+
 #include "stow/arena.h"
 #include "stow/report.h"
 #include "proof.h"
@@ -49,7 +51,6 @@ enum { ALLOC, ALLOC_ZEROED, ALLOC_ARRAY, SCOPE, RESET, CHAIN, QUERY, MISUSE, OPS
 
 static stow_arena_t a, b;
 static bool chained;
-static uint32_t calls;
 
 /* The position as a number: which block, and the offset of the free byte. */
 static uint32_t position_of(stow_arena_t *block, const unsigned char *ptr)
@@ -83,11 +84,15 @@ static void use(unsigned char *p, size_t size, size_t align)
 
 int main(void)
 {
-    uint32_t off, a_bytes, op, si, ai, ci, misuse, here, watermarks;
-    size_t size, align;
+    unsigned char junk[MEM_BYTES];
+    uint32_t off, a_bytes;
     unsigned char *a_base;
     bool ok;
 
+    /* The range holds no value until the arena or the driver writes it, so
+     * that a read of a block's bytes before they were written is reported as
+     * in an ordinary array. */
+    memcpy(at(MEM), junk, sizeof junk);
     off = ANY(0u, 1u); /* A: 9 bytes from an odd address, or 1 byte from an aligned one */
     //@ split off;
     a_bytes = off != 0u ? 9u : 1u;
@@ -100,14 +105,24 @@ int main(void)
     //@ assert init_ok: ok;
     ok = stow_arena_init(&b, NULL, 4u) || stow_arena_init(&b, at(B_BASE), 0u);
     //@ assert init_refuses: !ok;
+    proof_assert_count = 0u;
     while (ANY_BOOL()) {
+        /* every variable of one call lives in this block: none carries a value
+         * from one call to the next, which would keep apart states that are
+         * the same */
+        uint32_t op, si, ai, ci, misuse = 0u, shape;
+        size_t size, align;
+        /* The statistics, which no decision of the library reads but their
+         * own updates and stats(), are taken as any value they can hold before
+         * every call (a superset of what a program reaches), so that the
+         * analysis does not keep apart histories that differ only there. */
+        a.fails = ANY(0u, UINT32_MAX);
+        a.peak = Frama_C_size_t_interval(0u, a_bytes + B_BYTES);
         op = ANY(0u, OPS - 1u);
         //@ split op;
         si = ANY(0u, SIZES - 1u);
         ai = ANY(0u, ALIGNS - 1u);
         ci = ANY(0u, ARRAYS - 1u);
-        misuse = 0u;
-        proof_assert_count = 0u;
         switch (op) {
         case ALLOC:
             //@ split si;
@@ -202,19 +217,21 @@ int main(void)
         }
         //@ assert contract_checks: proof_assert_count == misuse;
         fence_check(a_base + a_bytes);
-        here = position_of(a.cur, a.ptr);
-        //@ split here;
+        /* one state per position of the arena (its current block and free
+         * position), whether B is chained, and at level 2 the poison watermark
+         * of each block (below it the bytes hold 0xDD), as one number: two
+         * splits were seen to merge states they should keep apart */
+        shape = position_of(a.cur, a.ptr) * 2u + (chained ? 1u : 0u);
 #if STOW_CHECK_LEVEL >= 2
-        /* and per poison watermark of each block: below it the bytes hold 0xDD */
-        watermarks = (uint32_t)(a.poison_end - a.base) * 8u + (uint32_t)(b.poison_end - b.base);
-        //@ split watermarks;
+        shape = (shape * 16u + (uint32_t)(a.poison_end - a.base)) * 8u +
+                (uint32_t)(b.poison_end - b.base);
 #endif
-        //@ split chained;
+        //@ split shape;
         //@ merge op;
         //@ merge si;
         //@ merge ai;
         //@ merge ci;
-        calls++;
+        proof_assert_count = 0u;
     }
     return 0;
 }

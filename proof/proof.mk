@@ -54,7 +54,7 @@ TOOLS_tools += framac time
 # $(1) module, $(2) level, $(3) bits
 define PROOF_RUN
 $(BUILD)/proof/$(1)-L$(2)-$(3).log: proof/drivers/$(1).c lib/src/$(1).c $(PROOF_SRC_$(1)) proof/port.c \
-        proof/proof.h proof/prelude.h $(LIB_DEPS) proof/proof.mk
+        proof/proof.h proof/handles.h proof/prelude.h $(LIB_DEPS) proof/proof.mk
 	@mkdir -p $$(@D)
 	$(Q)start=$$$$(date +%s%N); \
 	/usr/bin/time -f 'proof-cpu-s %U' -o $$@.cpu frama-c -c11 -machdep $(PROOF_MACHDEP_$(3)) $(PROOF_OPT_$(1)) $(PROOF_OPT_$(1)_L$(2)) -cpp-extra-args="-Ilib/include -Iproof \

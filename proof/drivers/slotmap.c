@@ -27,31 +27,12 @@
  * the order refresh keeps, the items on_destroy is called for; the analysis
  * keeps one state per value of the model (`split shape`).
  *
- * The map's buffer, the item inserted and read_isr's destination lie at fixed
- * addresses (MEM, a range proof/proof.mk tells the analysis is memory), because
- * the map tests addresses for alignment (word copies), which the analyser
- * follows only for an address it knows. The buffer's bytes are first made
- * uninitialised (copied from a local array that holds no value), so a read of
- * storage the map never wrote is reported as it would be in an ordinary array.
+ * The memory lies at fixed addresses, the buffer first holding no value, and
+ * the bytes after the storage are a fence (proof/handles.h).
  */
-#include <string.h>
-
 #include "stow/slotmap.h"
 #include "stow/report.h"
-#include "proof.h"
-
-#define MEM 0x1000u
-#define SRC (MEM + 0x00u) /* the item the program inserts: 32 bytes, 16-aligned */
-#define OUT (MEM + 0x20u) /* read_isr's destination: 32 bytes */
-#define BUF (MEM + 0x40u) /* the map's buffer, 64-aligned */
-#define BUF_MAX 0x80u     /* the range ends at BUF + BUF_MAX */
-#define PATTERN 0x5Au     /* the bytes of the item at SRC */
-#define FENCE 0xA5u       /* the bytes after the storage, up to BUF_MAX */
-
-#define CAP_MAX 2u
-#define MASK STOW_HANDLE_INDEX_MASK
-#define GEN_MAX STOW_HANDLE_MAX_GENERATION
-#define HANDLE(gen, index) (((uint32_t)(gen) << STOW_HANDLE_INDEX_BITS) | (uint32_t)(index))
+#include "handles.h"
 
 struct geometry {
     size_t size, align;
@@ -86,16 +67,7 @@ static int destroy_ctx;
 
 enum { TAKE, REMOVE, CANCEL, MARK, REFRESH, CLEAR, QUERY, MISUSE, STALE_WRITE, OPS };
 
-static unsigned char *at(uintptr_t address) { return (unsigned char *)address; }
 static unsigned char *item(uint32_t p) { return base + (size_t)p * stride; }
-static uint32_t next_gen(uint32_t g0) { return g0 == GEN_MAX ? 1u : g0 + 1u; }
-
-static stow_handle_t handle(uint32_t bits)
-{
-    stow_handle_t h;
-    h.bits = bits;
-    return h;
-}
 
 /* The handle of the item at position p. */
 static uint32_t model_handle_at(uint32_t p) { return HANDLE(gen[dense[p]], dense[p]); }
@@ -339,17 +311,11 @@ static uint32_t misuses(void)
 
 int main(void)
 {
-    unsigned char junk[BUF_MAX];
     uint32_t gi, k, off;
     size_t align;
     bool inited;
 
-    /* The buffer holds no value until the map writes it; the item holds PATTERN. */
-    memcpy(at(BUF), junk, sizeof junk);
-    //@ loop unroll 32;
-    for (uint32_t i = 0u; i < 32u; i++) {
-        at(SRC)[i] = PATTERN;
-    }
+    memory_at_start();
 
     /* init refuses what it must, changing nothing */
     inited = stow_slotmap_init(&m, at(BUF), BUF_MAX, 0u, 1u, 1u) ||        /* no item */
@@ -380,13 +346,7 @@ int main(void)
         return 0;
     }
     //@ assert init_needs_room_and_alignment: k >= 1 && off == 0;
-    /* the bytes after the storage are a fence, checked after every call that
-     * changes the container: a write there shows (a read there would not: the
-     * range is memory to the analyser) */
-    //@ loop unroll 128;
-    for (size_t i = need; i < BUF_MAX; i++) {
-        at(BUF)[i] = FENCE;
-    }
+    fence_after(need);
     //@ merge k;
     base = at(BUF);
     gen[0] = 1u;

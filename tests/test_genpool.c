@@ -715,6 +715,19 @@ TEST(genpool_bitmap_words_are_written_before_they_are_read)
     }
     CHECK_EQ(bits[1], 1u);
     CHECK(stow_genpool_check(&gp));
+    /* the same when the slots used before end with a word: the first
+     * never-used slot past them starts the next word */
+    CHECK_CALL(fresh(4, 4, 40));
+    bits = (const uint32_t *)gp.bits;
+    for (uint32_t i = 0; i < 32; i++) {
+        CHECK_CALL(put_u32(&gp, i, &h[i]));
+    }
+    stow_genpool_clear(&gp);
+    for (uint32_t i = 0; i < 33; i++) {
+        CHECK_NOT_NULL(stow_genpool_alloc(&gp, &h[i]));
+    }
+    CHECK_EQ(bits[1], 1u);
+    CHECK(stow_genpool_check(&gp));
 }
 
 TEST(genpool_iteration_tolerates_removing_the_current_item)

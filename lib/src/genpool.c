@@ -306,7 +306,7 @@ static inline bool take_fast(stow_genpool_t *g, uint32_t *i, uint32_t *w)
 #endif
     } else {
         slot = g->bump;
-        if (slot >= g->bump_limit || (slot & 31u) == 0u) { /* full, used before, or a new word */
+        if ((slot & 31u) == 0u || slot >= g->bump_limit) { /* a new word, full, or used before */
             return false;
         }
         g->bump = slot + 1u;

@@ -71,9 +71,11 @@
  * or 9 granules (ALIGN bytes; the sizes with 63, 31, 21, 15, 12, 10, 9 and 7 to
  * a page: none wasted at the page's end but for 5 and 6 granules) from a page of
  * PAGE = 64 ALIGN bytes that holds slots of one size after a header of one
- * granule: offset of the first free slot (0: full), slots in use, class
- * (SPARE: an empty page), and the page's next and previous in its list, by
- * number (page n at top - n PAGE).
+ * granule: offset of the first free slot (0: full), slots in use, the slot
+ * size in bytes (SPARE, no multiple of ALIGN: an empty page), and the page's
+ * next and previous in its list, by number (page n at top - n PAGE). The size,
+ * not the class: alloc and free need the size on every call (one load, no
+ * table), the class only when a page fills, empties or is taken.
  * A free slot's first two bytes hold the offset of the next free one, or VIRGIN
  * (1, odd: no offset) when it and every slot after it were never handed out: a
  * new page is ready with two stores and no loop. Pages are taken at region 0's
@@ -173,12 +175,13 @@
  *     past the last class); IS_TOP is set on the top's header alone; a default
  *     heap has a top, a bounded one none: region 0's last block, free, or
  *     empty: region 0's end word, reading IS_TOP alone, after a live block;
- *   - a page is either in use (its class valid, its free slots each once on
- *     its class's grid, the never handed out ones from the VIRGIN mark to the end,
- *     its count of live slots right and not 0) or the lowest of a run of empty
- *     pages (its count and the highest page's agree, no empty page next to the
- *     run, not at the bottom); the pages with a free slot are exactly those in
- *     their class's list, the runs exactly those in the spare list;
+ *   - a page is either in use (its slot size one of the eight, its free slots
+ *     each once on its class's grid, the never handed out ones from the VIRGIN
+ *     mark to the end, its count of live slots right and not 0) or the lowest
+ *     of a run of empty pages (its count and the highest page's agree, no
+ *     empty page next to the run, not at the bottom); the pages with a free
+ *     slot are exactly those in their class's list, the runs exactly those in
+ *     the spare list;
  *   - used is the sum of the live slots' and blocks' sizes (peak may lag behind
  *     it: it catches up when used next falls, see lower_used());
  *   - a live block marked ALIGNED keeps in its last word a power of two above
@@ -282,13 +285,14 @@ typedef uint16_t STOW__MAY_ALIAS half_t;
 typedef struct {
     uint16_t free; /* the offset of the first free slot, or 0 when the page is full */
     uint8_t used;  /* slots handed out */
-    uint8_t cls;   /* the slot class, or SPARE */
+    uint8_t slot;  /* the slot size in bytes, or SPARE (no slot size: not a multiple of ALIGN) */
     uint16_t next; /* the next page of its list (by number), or 0 */
     uint16_t prev; /* the previous one, or 0 when the page heads its list */
 } STOW__MAY_ALIAS page_t;
 typedef stow_heap_region_t region_t;
 
 STOW_STATIC_ASSERT(sizeof(page_t) <= META, "a page's header fits its first granule");
+STOW_STATIC_ASSERT(SPARE % ALIGN != 0u, "SPARE is no slot size");
 STOW_STATIC_ASSERT((size_t)offsetof(stow_heap_t, classes) < (size_t)offsetof(stow_heap_t, heads) &&
                        (size_t)offsetof(stow_heap_t, avail) < (size_t)offsetof(stow_heap_t, heads) &&
                        (size_t)offsetof(stow_heap_t, bounded) < (size_t)offsetof(stow_heap_t, heads) &&
@@ -1175,9 +1179,9 @@ static FN inline size_t run_pages(unsigned char *page) { return P(page)->free; }
 static FN void mark_run(unsigned char *low, size_t pages)
 {
     unsigned char *high = low + (pages - 1u) * PAGE;
-    P(low)->cls = SPARE;
+    P(low)->slot = SPARE;
     P(low)->free = (uint16_t)pages;
-    P(high)->cls = SPARE;
+    P(high)->slot = SPARE;
     P(high)->free = (uint16_t)pages;
 }
 
@@ -1195,7 +1199,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         }
         P(page)->free = (uint16_t)(pages - 1u);
         page += (pages - 1u) * PAGE;
-        P(page - PAGE)->cls = SPARE;
+        P(page - PAGE)->slot = SPARE;
         P(page - PAGE)->free = (uint16_t)(pages - 1u);
         stow__unpoison(page, META);
         return page;
@@ -1276,7 +1280,7 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
      * its lowest); a run above gives its place to page when there is none
      * below, else leaves the list. */
     unsigned char *above = page + PAGE;
-    size_t up = above != top && P(above)->cls == SPARE ? run_pages(above) : 0u;
+    size_t up = above != top && P(above)->slot == SPARE ? run_pages(above) : 0u;
     if (page == h->zone_lo) {
         if (up != 0u) {
             list_remove(top, &h->spare, above);
@@ -1284,7 +1288,7 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
         give_pages_back(h, 1u + up);
         return;
     }
-    if (P(page - PAGE)->cls == SPARE) {
+    if (P(page - PAGE)->slot == SPARE) {
         size_t below = run_pages(page - PAGE);
         if (up != 0u) {
             list_remove(top, &h->spare, above);
@@ -1305,7 +1309,7 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_
 {
     size_t at = P(page)->free;
     size_t next = *H(page + at);
-    size_t bytes = slot_bytes(k);
+    size_t bytes = P(page)->slot;
     if (next == VIRGIN) {
         /* The next slot is new too, if the page has room for it. */
         next = at + bytes;
@@ -1343,7 +1347,7 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_
  * again), a build for size one for both. */
 static FN inline void slot_page_changed(stow_heap_t *h, unsigned char *page, size_t bytes, bool was_full)
 {
-    size_t k = P(page)->cls;
+    size_t k = slot_class(bytes - TAIL);
     lower_used(h, bytes);
     if (was_full) {
         list_push(h->region.top, &h->avail[k], page);
@@ -1363,7 +1367,7 @@ static FN STOW__NOINLINE void slot_page_emptied(stow_heap_t *h, unsigned char *p
 #else
 static FN STOW__NOINLINE void slot_page_apart(stow_heap_t *h, unsigned char *page)
 {
-    slot_page_changed(h, page, slot_bytes(P(page)->cls), P(page)->used != 0u);
+    slot_page_changed(h, page, P(page)->slot, P(page)->used != 0u);
 }
 #endif
 
@@ -1374,16 +1378,16 @@ static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
     unsigned char *page = p - off;
     MARK_GONE(h, p);
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(p, STOW__POISON, slot_bytes(P(page)->cls));
+    stow__fill(p, STOW__POISON, P(page)->slot);
 #endif
     size_t first = P(page)->free;
     *H(p) = (uint16_t)first;
-    stow__poison(p, slot_bytes(P(page)->cls));
+    stow__poison(p, P(page)->slot);
     P(page)->free = (uint16_t)off;
     size_t used = (size_t)P(page)->used - 1u;
     P(page)->used = (uint8_t)used;
 #if FAST_PATHS
-    size_t bytes = slot_bytes(P(page)->cls);
+    size_t bytes = P(page)->slot;
     if (first == 0u) {
         slot_page_was_full(h, page, bytes);
         return;
@@ -1398,7 +1402,7 @@ static FN HOT void free_slot(stow_heap_t *h, unsigned char *p, size_t at)
         slot_page_apart(h, page);
         return;
     }
-    lower_used(h, slot_bytes(P(page)->cls));
+    lower_used(h, P(page)->slot);
 #endif
 }
 
@@ -1417,7 +1421,7 @@ static FN inline size_t room_of(const stow_heap_t *h, const void *p)
 {
     unsigned char *q = (unsigned char *)(uintptr_t)p;
     if (is_slot(h, p)) {
-        return slot_bytes(P(page_of(h, q))->cls);
+        return P(page_of(h, q))->slot;
     }
     size_t head = head_of(q - HEADER);
     return size_of(head) - HEADER - ((head & ALIGNED) != 0u ? WORD : 0u);
@@ -1552,7 +1556,7 @@ static FN STOW__NOINLINE void *slot_on_new_page(stow_heap_t *h, size_t k)
         return NULL;
     }
     size_t size = slot_bytes(k);
-    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)k, 0u, 0u}; /* one store or two */
+    *P(page) = (page_t){(uint16_t)(META + size), 1u, (uint8_t)size, 0u, 0u}; /* one store or two */
     *H(page + META + size) = VIRGIN; /* every class has 7 slots or more to a page */
     h->avail[k] = page;
     h->used += size;
@@ -1770,7 +1774,8 @@ static FN void check_canary(const stow_heap_t *h, unsigned char *p, const char *
 }
 #endif
 
-static FN HOT void release(stow_heap_t *h, void *p)
+/* Frees p, a live slot or block, or NULL when may_be_null. */
+static FN HOT void release_or_null(stow_heap_t *h, void *p, bool may_be_null)
 {
     size_t lo;
     size_t len;
@@ -1778,14 +1783,22 @@ static FN HOT void release(stow_heap_t *h, void *p)
     size_t at = (size_t)((uintptr_t)(const unsigned char *)p - lo);
     if (at < len) {
         free_slot(h, (unsigned char *)p, at);
-    } else {
+    } else if (!may_be_null || p != NULL) {
         free_block_apart(h, (unsigned char *)p - HEADER);
+    } else {
+        /* NULL, which is never a slot: the zone is storage */
     }
 }
+
+static FN HOT void release(stow_heap_t *h, void *p) { release_or_null(h, p, false); }
 
 FN void stow_heap_free(stow_heap_t *h, void *p)
 {
     STOW__CHECK_VOID(h != NULL, "stow_heap_free: heap is NULL");
+#if FAST_PATHS && STOW_CHECK_LEVEL == 0 && !STOW_HEAP_TRACE
+    /* NULL is tested on the way to a block alone: a slot's free is shorter. */
+    release_or_null(h, p, true);
+#else
     if (p == NULL) {
         return;
     }
@@ -1796,6 +1809,7 @@ FN void stow_heap_free(stow_heap_t *h, void *p)
 #endif
     release(h, p);
     TRACE(h, 'f', p, 0u, NULL, 0u);
+#endif
 }
 
 /* The bytes of p's slot or block the caller may have written: its usable size
@@ -1865,7 +1879,7 @@ static FN void *resize(stow_heap_t *h, void *p, size_t size)
     unsigned char *q = (unsigned char *)p;
     if (is_slot(h, p)) {
         /* A slot stays while the size fits it, else moves. */
-        if (size + TAIL <= slot_bytes(P(page_of(h, q))->cls)) {
+        if (size + TAIL <= P(page_of(h, q))->slot) {
             return p;
         }
         return move(h, p, size, ALIGN);
@@ -2294,13 +2308,13 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
 {
     page_t *m = P(page);
     *pages = 1u;
-    if (m->cls == SPARE) {
+    if (m->slot == SPARE) {
         /* The lowest page of a run of empty ones: the highest says the same
          * count; all of them poison past their header at level 2. */
         size_t n = m->free;
         unsigned char *high = page + (n - 1u) * PAGE;
-        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->cls != SPARE ||
-            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->cls == SPARE)) {
+        if (n == 0u || page == h->zone_lo || n > (size_t)(h->region.top - page) / PAGE || P(high)->slot != SPARE ||
+            P(high)->free != n || (high + PAGE != h->region.top && P(high + PAGE)->slot == SPARE)) {
             return false;
         }
 #if STOW_CHECK_LEVEL >= 2
@@ -2314,11 +2328,11 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         *pages = n;
         return true;
     }
-    if (m->cls >= STOW__HEAP_SLOT_CLASSES) {
+    size_t s = m->slot;
+    if (s < ALIGN || s > SLOT_SIZE(9u) || slot_bytes(slot_class(s - TAIL)) != s) {
         return false;
     }
-    size_t k = m->cls;
-    size_t s = slot_bytes(k);
+    size_t k = slot_class(s - TAIL);
     size_t count = (PAGE - META) / s;
     uint64_t is_free = 0u;
     size_t free_slots = 0;
@@ -2394,12 +2408,12 @@ static FN bool list_ok(const stow_heap_t *h, unsigned char *head, size_t k, size
         size_t number = page_number(h, page);
         if (n++ >= pages || number == 0u || number > pages ||
             ((size_t)(h->region.top - page) & (PAGE - 1u)) != 0u || P(page)->prev != prev ||
-            (k == SPARE ? P(page)->cls != SPARE : (P(page)->cls != k || P(page)->free == 0u)) ||
+            (k == SPARE ? P(page)->slot != SPARE : (P(page)->slot != slot_bytes(k) || P(page)->free == 0u)) ||
             P(page)->next > pages) {
             return false;
         }
         /* a run's lowest page: nothing spare just below, its count at its highest */
-        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->cls == SPARE || P(page)->free == 0u ||
+        if (k == SPARE && (page == h->zone_lo || P(page - PAGE)->slot == SPARE || P(page)->free == 0u ||
                            P(page)->free > number || P(page + (P(page)->free - 1u) * PAGE)->free != P(page)->free)) {
             return false;
         }

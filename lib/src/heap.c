@@ -1492,18 +1492,11 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
         }
     }
     size_t fsize;
-    size_t gap;
-    if (c == NO_CLASS && h->top != NULL) {
+    bool top = c == NO_CLASS && h->top != NULL;
+    if (top) {
         /* The top: what no class can give. */
         b = h->top;
         fsize = stow__span(b, h->region.limit);
-        gap = align > ALIGN ? gap_for(b, align) : 0u;
-        if (gap + need > fsize) {
-            return NULL;
-        }
-        if (gap != 0u) {
-            h->top = b + gap; /* the rest after the gap stays the top */
-        }
     } else {
         if (c == NO_CLASS) {
             /* The first block of the highest class, if it is large enough. */
@@ -1514,11 +1507,17 @@ static FN STOW__NOINLINE void *take_block(stow_heap_t *h, size_t size, size_t al
         }
         b = (unsigned char *)(uintptr_t)*head_at(h, c);
         fsize = head_of(b);
-        gap = align > ALIGN ? gap_for(b, align) : 0u;
-        if (gap + need > fsize) {
-            return NULL;
-        }
+    }
+    size_t gap = align > ALIGN ? gap_for(b, align) : 0u;
+    if (gap + need > fsize) {
+        return NULL;
+    }
+    if (!top) {
         unlink_free(h, b);
+    } else if (gap != 0u) {
+        h->top = b + gap; /* the rest after the gap stays the top */
+    } else {
+        /* carve() cuts the top */
     }
 #if STOW_CHECK_LEVEL >= 2
     check_poison(b, fsize, b + gap, b + gap + need, "stow_heap_alloc: free memory was written after free");

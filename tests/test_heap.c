@@ -165,11 +165,10 @@ static unsigned log2_of(uint64_t pow2)
 static size_t cost_in(const stow_heap_t *h, const void *p)
 {
     if (in_slot(h, p)) {
-        /* the slot's size: the page header's class, as heap.c keeps it */
+        /* the slot's size: the page header's byte 3, as heap.c keeps it */
         const unsigned char *page = (const unsigned char *)p -
                                     (((uintptr_t)p - (uintptr_t)h->region.top) & (PAGE - 1u));
-        static const unsigned char units[8] = {1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};
-        return units[stow_test_peek(page + 3u) & 7u] * GRAIN;
+        return stow_test_peek(page + 3u);
     }
     return word_at(block_of(p)) & ~FLAG_BITS;
 }
@@ -1670,8 +1669,8 @@ TEST(heap_check_finds_broken_invariants)
     /* a page of slots: its header, its free list */
     unsigned char *page = s1 - META;
     BREAK_BYTE(page + 2u, stow_test_peek(page + 2u) + 1u);   /* the count of live slots */
-    BREAK_BYTE(page + 3u, 8u);                                /* the class */
-    BREAK_BYTE(page + 3u, (stow_test_peek(page + 3u) + 1u) & 7u); /* another class */
+    BREAK_BYTE(page + 3u, GRAIN + 1u);                        /* the slot size: none */
+    BREAK_BYTE(page + 3u, stow_test_peek(page + 3u) + GRAIN); /* another slot size */
     BREAK_BYTE(page + 0u, stow_test_peek(page + 0u) + 1u);   /* the first free slot, off its grid */
     BREAK_BYTE(page + 0u, 0u);                                /* "full" */
     BREAK_BYTE(s2, (unsigned char)(s1 - page));               /* a free list through a live slot */
@@ -1687,7 +1686,7 @@ TEST(heap_check_finds_broken_invariants)
     BREAK_FIELD(top, good.top + GRAIN);
     BREAK_FIELD(top, NULL);
     BREAK_FIELD(spare, page);
-    BREAK_FIELD(avail[stow_test_peek(page + 3u) & 7u], NULL); /* the page's class without it */
+    BREAK_FIELD(avail[stow_test_peek(page + 3u) / GRAIN - 1u], NULL); /* the page's class (1 or 2 granules) without it */
     BREAK_FIELD(size, good.size - 4u * GRAIN);
     BREAK_FIELD(bounded, 1u);
     for (size_t f = 0; f < STOW__HEAP_CLASS_WORDS; f++) { /* a class bit with no block, or a block's bit gone */

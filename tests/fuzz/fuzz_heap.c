@@ -128,17 +128,16 @@ static size_t word_of(const unsigned char *p)
     return w;
 }
 
-/* What stats().used counts for p: its slot (the class in its page's header),
- * or its block (the size in its header). */
+/* What stats().used counts for p: its slot (the slot size in its page's
+ * header), or its block (the size in its header). */
 static size_t cost_of(const unsigned char *p)
 {
     if (in_slot(p)) {
-        static const unsigned char units[8] = {1u, 2u, 3u, 4u, 5u, 6u, 7u, 9u};
         const unsigned char *page = p - (((uintptr_t)p - (uintptr_t)m.h->region.top) & (PAGE - 1u));
-        unsigned char cls;
-        fz_copy(&cls, page + 3u, 1u);
-        FZ_CHECK(cls < 8u);
-        return units[cls] * HA;
+        unsigned char bytes;
+        fz_copy(&bytes, page + 3u, 1u);
+        FZ_CHECK(bytes % HA == 0u && bytes != 0u && bytes <= 9u * HA && bytes != 8u * HA);
+        return bytes;
     }
     return word_of(p - HDR) & ~(size_t)7u;
 }

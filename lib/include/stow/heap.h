@@ -139,18 +139,18 @@
  *
  * Costs: instructions per call on Cortex-M4 at -O2, level 0, each call timed
  * on its own under QEMU (make bench; docs/heap.md has every row and core).
- * Replaying the traces of bench/traces/, mean / longest: alloc 40 / 84 (Lua),
- * 35 / 80 (OpenSSL), 50 / 80 (Python); free 36 / 85, 32 / 85, 46 / 85. A
- * slot takes 26 to allocate (33 the first time it is handed out) and 27 to
+ * Replaying the traces of bench/traces/, mean / longest: alloc 39 / 84 (Lua),
+ * 34 / 80 (OpenSSL), 49 / 80 (Python); free 34 / 83, 30 / 85, 44 / 77. A
+ * slot takes 25 to allocate (32 the first time it is handed out) and 24 to
  * free (FreeRTOS's heap_4 takes 51 and 41 for 16 bytes); a block 45 to 83 to
- * allocate (52 from the top) and 32 to 84 to free, the most when a class
+ * allocate (52 from the top) and 32 to 76 to free, the most when a class
  * fills or empties at each step; the longest paths are a page taken from the
- * top (73) or given back (64), an emptied page joining the runs of empty
+ * top (71) or given back (64), an emptied page joining the runs of empty
  * pages around it (up to 85 in the traces), a block split from a block alone
  * in its class, found in the next word of class bits, with the rest put in an
  * empty class (83; 86 two words on, 88 in the fourth word, which only blocks
  * of 32 MiB and more reach), and a block freed between two free neighbours,
- * each alone in its class (84). At
+ * each alone in its class (76). At
  * level 1 add about 20 to alloc and 45 to free (the live-start bits, and the
  * regions' lookup). A moving realloc copies min(old usable size, new size)
  * bytes four words at a time (about 1.7 instructions a word). Before its first

@@ -46,6 +46,8 @@ PROOF_OPT_heap := -absolute-valid-range 0x1000-0x213f \
     -eva-slevel-function page_ok:300,list_ok:50,stow__fill:300,stow__zero_words:64
 PROOF_OPT_heap_L1 := -eva-slevel-function misuses:200,bits_in:200
 PROOF_OPT_heap_L2 := -eva-slevel-function misuses:200,bits_in:200,stow__fill:2600,stow__all_bytes:2600
+# The sequences are one call long from each start (-DPROOF_HEAP_STEPS=2u makes
+# them two, in runs about six times longer: docs/proof.md).
 PROOF_CPP_heap := -DSTOW_HEAP_TRACE=1
 PROOF_SRC_heap := lib/src/heap_trace.c
 # Level 2 fills whole blocks with poison: loops of up to 24 steps.

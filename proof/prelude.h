@@ -15,10 +15,11 @@
  *     its operand as it was, and the asm labels that put the options into the
  *     init functions' link names. Both mean nothing to the program's values, and
  *     the analysis reads them as nothing;
- *   - GCC's __builtin_ctz (genpool's bitmap walks on 64-bit hosts), whose
- *     Frama-C specification only bounds the result: a function with the
- *     builtin's meaning, and an assertion that its argument is not 0 (the
- *     builtin is undefined there); __builtin_expect, which is its first
+ *   - GCC's __builtin_ctz (genpool's bitmap walks on 64-bit hosts) and the
+ *     heap's __builtin_clz, __builtin_clzl and __builtin_ctzl (its size
+ *     classes and class bits), whose Frama-C specifications only bound the
+ *     result: functions with the builtins' meaning, and an assertion that the
+ *     argument is not 0 (the builtins are undefined there); __builtin_expect, which is its first
  *     argument; and __builtin_unreachable, an assertion that it is never
  *     reached (reaching it is undefined).
  */
@@ -46,6 +47,45 @@ static inline int proof_ctz(unsigned int x)
     return n;
 }
 #define __builtin_ctz(x) proof_ctz(x)
+
+static inline int proof_ctzl(unsigned long x)
+{
+    int n = 0;
+    //@ assert ctz_defined: x != 0;
+    //@ loop unroll 64;
+    while ((x & 1u) == 0u) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#define __builtin_ctzl(x) proof_ctzl(x)
+
+static inline int proof_clz(unsigned int x)
+{
+    int n = 0;
+    //@ assert clz_defined: x != 0;
+    //@ loop unroll 32;
+    while ((x & 0x80000000u) == 0u) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+#define __builtin_clz(x) proof_clz(x)
+
+static inline int proof_clzl(unsigned long x)
+{
+    int n = 0;
+    //@ assert clz_defined: x != 0;
+    //@ loop unroll 64;
+    while ((x & (~0ul ^ (~0ul >> 1))) == 0u) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+#define __builtin_clzl(x) proof_clzl(x)
 #define __builtin_expect(x, c) (x)
 static inline void proof_unreachable(void)
 {

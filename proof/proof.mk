@@ -6,7 +6,7 @@
 # (or only the ones proof/alarms.txt lists and explains), proves every assertion
 # of the driver, and reaches every public function of the module;
 # proof/summary.py prints the table and gives the verdict.
-PROOF_MODULES := pool arena packed genpool slotmap report
+PROOF_MODULES := pool arena packed genpool slotmap report heap
 PROOF_LEVELS := 0 1 2
 PROOF_BITS := 32 64
 # The target's word size, and max_align_t's alignment there (Frama-C 25's libc
@@ -33,6 +33,23 @@ PROOF_CPP_slotmap := -DSTOW_HANDLE_INDEX_BITS=30
 # walk's callback walks the budgets again (a recursion two calls deep).
 PROOF_OPT_report := -eva-slevel 100 -eva-slevel-function stow_format_u:400 \
     -eva-unroll-recursive-calls 3
+# heap: its object, its regions and the fence between them at fixed addresses
+# (proof/drivers/heap.c), the trace hook compiled in (set_trace, the writer of
+# heap_trace.c), every sequence of up to STEPS calls from each start kept
+# exact: main's slevel is above the number of paths; the loops the calls run
+# (the layout's clearing of the class heads, check()'s walks, the trace
+# writer's digits, calloc's zeroing) each with the slevel of its longest run;
+# level 2's poison fills and checks run over whole pages and regions.
+PROOF_OPT_heap := -absolute-valid-range 0x1000-0x213f \
+    -eva-slevel-function main:20000,take:200,resize:200,got:200,queries:200 \
+    -eva-slevel-function lay_out:300,put_u64:100,stow_heap_check:400,class_ok:50,row_ok:100 \
+    -eva-slevel-function page_ok:300,list_ok:50,stow__fill:300,stow__zero_words:64
+PROOF_OPT_heap_L1 := -eva-slevel-function misuses:200,bits_in:200
+PROOF_OPT_heap_L2 := -eva-slevel-function misuses:200,bits_in:200,stow__fill:2600,stow__all_bytes:2600
+# The sequences are one call long from each start (-DPROOF_HEAP_STEPS=2u makes
+# them two, in runs about six times longer: docs/proof.md).
+PROOF_CPP_heap := -DSTOW_HEAP_TRACE=1
+PROOF_SRC_heap := lib/src/heap_trace.c
 # Level 2 fills whole blocks with poison: loops of up to 24 steps.
 PROOF_OPT_pool_L2 := -eva-slevel 64
 # What each driver links besides its module (report: the modules it reports on).

@@ -2286,12 +2286,14 @@ static FN bool row_ok(const stow_heap_t *h, const region_t *r, struct tally *t)
             t->live++;
             t->used += size;
             /* A block allocated with more than ALIGN keeps that alignment in
-             * its last word: a power of two its payload meets. */
-            size_t align = *W(b + size - WORD);
-            if ((head & ALIGNED) != 0u &&
-                (align <= ALIGN || !stow__is_pow2(align) ||
-                 !stow__is_aligned(b + HEADER, align))) {
-                return false;
+             * its last word: a power of two its payload meets. (Only such a
+             * block's last word is read: in any other it is the caller's,
+             * who may never have written it.) */
+            if ((head & ALIGNED) != 0u) {
+                size_t align = *W(b + size - WORD);
+                if (align <= ALIGN || !stow__is_pow2(align) || !stow__is_aligned(b + HEADER, align)) {
+                    return false;
+                }
             }
 #if STOW_CHECK_LEVEL >= 2
             if (!canary_intact(b + HEADER, b + HEADER + room_of(h, b + HEADER))) {

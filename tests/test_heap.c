@@ -2066,6 +2066,43 @@ TEST(heap_level2_poisons_and_reports_writes_after_free)
     CHECK(stow_heap_check(heap_a));
 }
 
+/* A page of slots that empties is poisoned again for its next class: a write
+ * into one of its slots while free is reported by the free that empties it; a
+ * write into a page while it is spare, by the alloc that takes it again. */
+TEST(heap_level2_reports_writes_into_pages_that_emptied)
+{
+    CHECK_CALL(fresh(heap_a, WORK, SMALL_RAM ? WORK_BYTES : 4096u));
+    const size_t one = GRAIN - TAIL, two = 2u * GRAIN - TAIL, three = 3u * GRAIN - TAIL;
+    unsigned char *s = (unsigned char *)stow_heap_alloc(heap_a, two);
+    unsigned char *s2 = (unsigned char *)stow_heap_alloc(heap_a, two);
+    CHECK(s != NULL && s2 != NULL);
+    CHECK_EQ((uintptr_t)s / PAGE, (uintptr_t)s2 / PAGE); /* one page */
+    stow_heap_free(heap_a, s);
+    stow_test_poke(s + 5, 0x00u);
+    EXPECT_VIOLATION_TEXT(stow_heap_free(heap_a, s2), "stow_heap_free: free memory was written after free");
+    CHECK(stow_heap_check(heap_a));
+    /* the page of `high`, taken first, lies above the page of `low`: emptied,
+     * it is spare */
+    unsigned char *high = (unsigned char *)stow_heap_alloc(heap_a, one);
+    unsigned char *low = (unsigned char *)stow_heap_alloc(heap_a, two);
+    CHECK(high != NULL && low != NULL);
+    CHECK((uintptr_t)low / PAGE < (uintptr_t)high / PAGE);
+    uint32_t seen = stow_test_violations();
+    stow_heap_free(heap_a, high);
+    CHECK_EQ(stow_test_violations(), seen);
+    CHECK(stow_heap_check(heap_a));
+    stow_test_poke(high + GRAIN + 1u, 0x00u); /* where no slot of the next class starts */
+    CHECK_FALSE(stow_heap_check(heap_a));
+    unsigned char *q = NULL;
+    EXPECT_VIOLATION_TEXT(q = (unsigned char *)stow_heap_alloc(heap_a, three),
+                          "stow_heap_alloc: free memory was written after free");
+    CHECK_PTR_EQ(q, high); /* the first slot of the spare page, handed out all the same */
+    CHECK(stow_heap_check(heap_a));
+    stow_heap_free(heap_a, q);
+    stow_heap_free(heap_a, low);
+    CHECK(stow_heap_check(heap_a));
+}
+
 TEST(heap_level2_canary_reports_a_write_past_the_end)
 {
     CHECK_CALL(fresh(heap_a, WORK, SMALL_RAM ? WORK_BYTES : 4096u));
@@ -2893,6 +2930,7 @@ void stow_test_suite_heap(void)
 #endif
 #if STOW_CHECK_LEVEL >= 2
     RUN(heap_level2_poisons_and_reports_writes_after_free);
+    RUN(heap_level2_reports_writes_into_pages_that_emptied);
     RUN(heap_level2_canary_reports_a_write_past_the_end);
 #endif
     RUN(heap_random_operations_match_a_model);

@@ -1205,13 +1205,19 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         size_t pages = run_pages(page);
         if (pages == 1u) {
             list_remove(h->region.top, &h->spare, page);
-            return page;
+        } else {
+            P(page)->free = (uint16_t)(pages - 1u);
+            page += (pages - 1u) * PAGE;
+            P(page - PAGE)->slot = SPARE;
+            P(page - PAGE)->free = (uint16_t)(pages - 1u);
+            stow__unpoison(page, META);
         }
-        P(page)->free = (uint16_t)(pages - 1u);
-        page += (pages - 1u) * PAGE;
-        P(page - PAGE)->slot = SPARE;
-        P(page - PAGE)->free = (uint16_t)(pages - 1u);
-        stow__unpoison(page, META);
+#if STOW_CHECK_LEVEL >= 2
+        /* empty since page_emptied() poisoned it past its header */
+        if (!stow__poison_intact(page + META, PAGE - META)) {
+            STOW__REPORT("stow_heap_alloc: free memory was written after free");
+        }
+#endif
         return page;
     }
     if (h->top == NULL || (h->zone_len >> PAGE_SHIFT) >= MAX_PAGES) {
@@ -1284,7 +1290,19 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
     list_remove(top, &h->avail[k], page);
 #endif
 #if STOW_CHECK_LEVEL >= 2
-    stow__fill(page + META, STOW__POISON, PAGE - META); /* its next class cuts it otherwise */
+    /* Every slot is free now, poisoned past its link: a write into one while it
+     * was free is reported here, before the fill erases it (the page's next
+     * class cuts it otherwise). */
+    size_t bytes = P(page)->slot;
+    size_t count = (PAGE - META) / bytes;
+    bool intact = stow__poison_intact(page + META + count * bytes, PAGE - META - count * bytes);
+    for (size_t i = 0; i < count; i++) {
+        intact = intact && stow__poison_intact(page + META + i * bytes + 2u, bytes - 2u);
+    }
+    if (!intact) {
+        STOW__REPORT("stow_heap_free: free memory was written after free");
+    }
+    stow__fill(page + META, STOW__POISON, PAGE - META);
 #endif
     /* A run below keeps its place on the spare list (its lowest page stays
      * its lowest); a run above gives its place to page when there is none

@@ -127,7 +127,9 @@
  * Level 2 adds, in O(block size) per call:
  *   - poison: freed bytes are filled with 0xDD; alloc and realloc report
  *     (through the assert hook, as stow_heap_alloc) free bytes that changed
- *     while they were free, then hand the slot or block out anyway;
+ *     while they were free, then hand the slot or block out anyway; a free
+ *     that empties a page of slots reports them for its slots (as
+ *     stow_heap_free), since the page is poisoned afresh for its next class;
  *   - a canary: each slot and block keeps, after the requested bytes, 0xDD up
  *     to a last word that holds the requested size (so level 2 slots and
  *     blocks are one word larger); free and realloc report ("stow_heap_free:

@@ -147,7 +147,7 @@
  * free (FreeRTOS's heap_4 takes 51 and 41 for 16 bytes); a block 45 to 83 to
  * allocate (52 from the top) and 32 to 76 to free, the most when a class
  * fills or empties at each step; the longest paths are a page taken from the
- * top (71) or given back (64), an emptied page joining the runs of empty
+ * top (70) or given back (64), an emptied page joining the runs of empty
  * pages around it (up to 85 in the traces), a block split from a block alone
  * in its class, found in the next word of class bits, with the rest put in an
  * empty class (83; 86 two words on, 88 in the fourth word, which only blocks

@@ -27,6 +27,7 @@
 #define STOW_PROOF_PRELUDE_H
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 
 static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
 {
@@ -34,19 +35,6 @@ static inline _Bool proof_mul_overflow_size(size_t a, size_t b, size_t *product)
     return b != 0u && a > SIZE_MAX / b;
 }
 #define __builtin_mul_overflow(a, b, r) proof_mul_overflow_size((a), (b), (r))
-
-static inline int proof_ctz(unsigned int x)
-{
-    int n = 0;
-    //@ assert ctz_defined: x != 0;
-    //@ loop unroll 32;
-    while ((x & 1u) == 0u) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-#define __builtin_ctz(x) proof_ctz(x)
 
 static inline int proof_ctzl(unsigned long x)
 {
@@ -59,20 +47,9 @@ static inline int proof_ctzl(unsigned long x)
     }
     return n;
 }
+static inline int proof_ctz(unsigned int x) { return proof_ctzl(x); }
 #define __builtin_ctzl(x) proof_ctzl(x)
-
-static inline int proof_clz(unsigned int x)
-{
-    int n = 0;
-    //@ assert clz_defined: x != 0;
-    //@ loop unroll 32;
-    while ((x & 0x80000000u) == 0u) {
-        x <<= 1;
-        n++;
-    }
-    return n;
-}
-#define __builtin_clz(x) proof_clz(x)
+#define __builtin_ctz(x) proof_ctz(x)
 
 static inline int proof_clzl(unsigned long x)
 {
@@ -85,7 +62,13 @@ static inline int proof_clzl(unsigned long x)
     }
     return n;
 }
+/* the bits of unsigned long above an unsigned int's, less */
+static inline int proof_clz(unsigned int x)
+{
+    return proof_clzl(x) - (int)((sizeof(unsigned long) - sizeof(unsigned int)) * CHAR_BIT);
+}
 #define __builtin_clzl(x) proof_clzl(x)
+#define __builtin_clz(x) proof_clz(x)
 #define __builtin_expect(x, c) (x)
 static inline void proof_unreachable(void)
 {

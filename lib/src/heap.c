@@ -1195,6 +1195,19 @@ static FN void mark_run(unsigned char *low, size_t pages)
     P(high)->free = (uint16_t)pages;
 }
 
+#if STOW_CHECK_LEVEL >= 2
+/* Level 2's poison in pages: a free slot of s bytes holds it past its link;
+ * a page of slots of s bytes, after its last slot; an empty page, past its
+ * header. */
+static FN bool slot_poisoned(const unsigned char *slot, size_t s) { return stow__poison_intact(slot + 2u, s - 2u); }
+static FN bool tail_poisoned(const unsigned char *page, size_t s)
+{
+    size_t count = (PAGE - META) / s;
+    return stow__poison_intact(page + META + count * s, PAGE - META - count * s);
+}
+static FN bool empty_page_poisoned(const unsigned char *page) { return stow__poison_intact(page + META, PAGE - META); }
+#endif
+
 /* A page for slots: the highest of the first run of empty pages, or PAGE
  * bytes from the end of the top (all of it, or enough to leave a block). NULL
  * when neither. */
@@ -1214,7 +1227,7 @@ static FN SIZE_NOINLINE unsigned char *take_page(stow_heap_t *h)
         }
 #if STOW_CHECK_LEVEL >= 2
         /* empty since page_emptied() poisoned it past its header */
-        if (!stow__poison_intact(page + META, PAGE - META)) {
+        if (!empty_page_poisoned(page)) {
             STOW__REPORT("stow_heap_alloc: free memory was written after free");
         }
 #endif
@@ -1294,10 +1307,9 @@ static FN void page_emptied(stow_heap_t *h, unsigned char *page, size_t k)
      * was free is reported here, before the fill erases it (the page's next
      * class cuts it otherwise). */
     size_t bytes = P(page)->slot;
-    size_t count = (PAGE - META) / bytes;
-    bool intact = stow__poison_intact(page + META + count * bytes, PAGE - META - count * bytes);
-    for (size_t i = 0; i < count; i++) {
-        intact = intact && stow__poison_intact(page + META + i * bytes + 2u, bytes - 2u);
+    bool intact = tail_poisoned(page, bytes);
+    for (size_t i = 0; i < (PAGE - META) / bytes; i++) {
+        intact = intact && slot_poisoned(page + META + i * bytes, bytes);
     }
     if (!intact) {
         STOW__REPORT("stow_heap_free: free memory was written after free");
@@ -1358,7 +1370,7 @@ static FN HOT unsigned char *pop_slot(stow_heap_t *h, unsigned char *page, size_
         }
     }
 #if STOW_CHECK_LEVEL >= 2
-    if (!stow__poison_intact(page + at + 2u, bytes - 2u)) {
+    if (!slot_poisoned(page + at, bytes)) {
         STOW__REPORT("stow_heap_alloc: free memory was written after free");
     }
 #endif
@@ -2351,7 +2363,7 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         }
 #if STOW_CHECK_LEVEL >= 2
         for (size_t i = 0; i < n; i++) {
-            if (!stow__poison_intact(page + i * PAGE + META, PAGE - META)) {
+            if (!empty_page_poisoned(page + i * PAGE)) {
                 return false;
             }
         }
@@ -2414,14 +2426,14 @@ static FN bool page_ok(const stow_heap_t *h, unsigned char *page, size_t *pages,
         } else {
             /* A free slot: poison past its link; one after a VIRGIN mark, all
              * of it but that mark. */
-            if (!stow__poison_intact(p + 2u, s - 2u)) {
+            if (!slot_poisoned(p, s)) {
                 return false;
             }
 #endif
         }
     }
 #if STOW_CHECK_LEVEL >= 2
-    if (!stow__poison_intact(page + META + count * s, PAGE - META - count * s)) {
+    if (!tail_poisoned(page, s)) {
         return false;
     }
 #endif
